@@ -1,0 +1,26 @@
+import type { ApiKeyRepository, LocationRepository } from '../access/access-repository.port';
+import type { Outbox } from '../events/outbox.port';
+import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.port';
+import type { OrderRepository } from '../orders/order-repository.port';
+import type { ReservationRepository } from '../reservations/reservation-repository.port';
+import type { Outcome } from '../shared/outcome';
+import type { WebhookEndpointRepository } from '../webhooks/webhook-endpoint-repository.port';
+
+/** The repositories of one transaction. */
+export interface Transaction {
+  reservations: ReservationRepository;
+  floorPlans: FloorPlanRepository;
+  orders: OrderRepository;
+  outbox: Outbox;
+  locations: LocationRepository;
+  apiKeys: ApiKeyRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+}
+
+/**
+ * One transaction per command. The work commits when it resolves to a success, and rolls
+ * back when it resolves to a failure or throws: a refused command leaves nothing behind.
+ */
+export interface UnitOfWork {
+  run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>>;
+}

@@ -1,0 +1,27 @@
+import type { AccessQueries, KeyHasher, SecretFactory } from '../access/access-repository.port';
+import type { FloorPlanQueries } from '../floorplan/floor-plan-repository.port';
+import type { OrderQueries } from '../orders/order-repository.port';
+import type { ReservationQueries } from '../reservations/reservation-repository.port';
+import type { Clock, IdGenerator } from '../system/system.port';
+import type { UnitOfWork } from '../system/unit-of-work.port';
+import type { WebhookEndpointRepository, WebhookUrlPolicy } from '../webhooks/webhook-endpoint-repository.port';
+
+/** Read side ports, used outside transactions. */
+export interface Queries {
+  reservations: ReservationQueries;
+  floorPlans: FloorPlanQueries;
+  orders: OrderQueries;
+  access: AccessQueries;
+  webhookEndpoints: Pick<WebhookEndpointRepository, 'find'>;
+}
+
+/** Everything a use case may need; the composition root builds one. */
+export interface Deps {
+  uow: UnitOfWork;
+  queries: Queries;
+  clock: Clock;
+  ids: IdGenerator;
+  hasher: KeyHasher;
+  secrets: SecretFactory;
+  urlPolicy: WebhookUrlPolicy;
+}

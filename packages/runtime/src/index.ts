@@ -1,0 +1,4 @@
+export * from './system-adapters';
+export * from './secret-cipher';
+export * from './logger';
+export * from './config';
