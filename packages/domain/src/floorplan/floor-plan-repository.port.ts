@@ -1,8 +1,15 @@
 import type { PublishedFloorPlan, Room, Table, WorkingPlan } from './floor-plan';
 
+/** A table of the latest published plan, as reservation writes and walk-ins check it. */
 export interface PublishedTableState {
   id: string;
   active: boolean;
+}
+
+export interface PublishedTables {
+  version: number;
+  /** The requested ids that the latest published plan holds; unknown ids are absent. */
+  tables: PublishedTableState[];
 }
 
 /** Used inside a unit of work; every method is scoped to one location. */
@@ -12,16 +19,14 @@ export interface FloorPlanRepository {
    * so imports, publishes and table edits of one location serialise.
    */
   lockWorkingPlan(locationId: string): Promise<WorkingPlan>;
-  /** Replaces every room, table and decoration of a never-published plan. */
+  /** Replaces every room, table and decoration of a plan that was never published. */
   replaceDraft(locationId: string, rooms: Room[]): Promise<void>;
-  /** Saves one table of the working plan (insert-or-update by id; never deletes). */
+  /** Saves one existing table of the working plan. */
   saveTable(locationId: string, table: Table): Promise<void>;
   /** Stores the snapshot as the latest published plan. */
   savePublished(locationId: string, plan: PublishedFloorPlan): Promise<void>;
-  /** Tables of the latest published plan among `tableIds` (unknown ids are absent). */
-  findPublishedTables(locationId: string, tableIds: string[]): Promise<PublishedTableState[]>;
-  /** Latest published version, null before the first publish. */
-  publishedVersion(locationId: string): Promise<number | null>;
+  /** The given tables in the latest published plan; null before the first publish. */
+  publishedTables(locationId: string, tableIds: string[]): Promise<PublishedTables | null>;
 }
 
 /** Read side, outside any transaction. */

@@ -56,9 +56,12 @@ export interface WorkingPlan {
   status: FloorPlanStatus;
   /** Latest published version, null before the first publish. */
   publishedVersion: number | null;
+  publishedAt: Instant | null;
+  /** Ordered by `order`, then id; tables by label, then id. */
   rooms: Room[];
 }
 
+/** The fields of a working-plan table that a published snapshot keeps. */
 export interface PublishedTable {
   id: string;
   label: string;

@@ -29,6 +29,8 @@ export class Instant {
     const hour = Number(hs);
     const minute = Number(mis);
     const second = ss === undefined ? 0 : Number(ss);
+    // Year 0000 (1 BC) is valid ISO 8601 but not a PostgreSQL timestamptz: refused.
+    if (year < 1) return null;
     if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
     if (hour > 23 || minute > 59 || second > 59) return null;
     let offsetMinutes = 0;
@@ -42,9 +44,7 @@ export class Instant {
     base.setUTCFullYear(year, month - 1, day);
     base.setUTCHours(hour, minute, second, 0);
     const micros = frac === undefined ? 0n : BigInt((frac + '000000').slice(0, 6));
-    return new Instant(
-      BigInt(base.getTime()) * 1000n + micros - BigInt(offsetMinutes) * 60_000_000n,
-    );
+    return new Instant(BigInt(base.getTime()) * 1000n + micros - BigInt(offsetMinutes) * 60_000_000n);
   }
 
   compare(other: Instant): -1 | 0 | 1 {
@@ -90,8 +90,7 @@ export class Instant {
   }
 }
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;

@@ -43,7 +43,10 @@ export const fail = (
   code: Exclude<ErrorCode, 'table_occupied'>,
   message: string,
   details?: ValidationDetail[],
-): Failure => (details ? { ok: false, code, message, occupiedBy: null, details } : { ok: false, code, message, occupiedBy: null });
+): Failure =>
+  details
+    ? { ok: false, code, message, occupiedBy: null, details }
+    : { ok: false, code, message, occupiedBy: null };
 
 export const occupied = (message: string, occupiedBy: OccupiedBy): Failure => ({
   ok: false,

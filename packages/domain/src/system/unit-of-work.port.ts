@@ -4,7 +4,10 @@ import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.por
 import type { OrderRepository } from '../orders/order-repository.port';
 import type { ReservationRepository } from '../reservations/reservation-repository.port';
 import type { Outcome } from '../shared/outcome';
-import type { WebhookEndpointRepository } from '../webhooks/webhook-endpoint-repository.port';
+import type {
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '../webhooks/webhook-endpoint-repository.port';
 
 /** The repositories of one transaction. */
 export interface Transaction {
@@ -15,11 +18,15 @@ export interface Transaction {
   locations: LocationRepository;
   apiKeys: ApiKeyRepository;
   webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /**
  * One transaction per command. The work commits when it resolves to a success, and rolls
  * back when it resolves to a failure or throws: a refused command leaves nothing behind.
+ * Row locks taken through the repositories are held until then. An adapter may run the
+ * work again when the database aborts it for a deadlock or a serialisation failure, so
+ * the work must not act on the outside world.
  */
 export interface UnitOfWork {
   run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>>;

@@ -4,7 +4,7 @@ import type { OrderQueries } from '../orders/order-repository.port';
 import type { ReservationQueries } from '../reservations/reservation-repository.port';
 import type { Clock, IdGenerator } from '../system/system.port';
 import type { UnitOfWork } from '../system/unit-of-work.port';
-import type { WebhookEndpointRepository, WebhookUrlPolicy } from '../webhooks/webhook-endpoint-repository.port';
+import type { WebhookQueries, WebhookUrlPolicy } from '../webhooks/webhook-endpoint-repository.port';
 
 /** Read side ports, used outside transactions. */
 export interface Queries {
@@ -12,7 +12,7 @@ export interface Queries {
   floorPlans: FloorPlanQueries;
   orders: OrderQueries;
   access: AccessQueries;
-  webhookEndpoints: Pick<WebhookEndpointRepository, 'find'>;
+  webhooks: WebhookQueries;
 }
 
 /** Everything a use case may need; the composition root builds one. */

@@ -12,6 +12,7 @@ import type { Order, OrderStatus } from '../orders/order';
 import type { Reservation, ReservationCursor, ReservationInput } from '../reservations/reservation';
 import type { Instant } from '../shared/instant';
 import type { Outcome } from '../shared/outcome';
+import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from '../webhooks/webhook-delivery';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint';
 import type { Deps } from './deps';
 
@@ -19,15 +20,24 @@ import type { Deps } from './deps';
  * The signature of every use case. Each is a function of its ports and one command;
  * it returns an Outcome with the contract's codes and never an HTTP status.
  */
-type UseCase<C, R> = (deps: Deps, command: C) => Promise<Outcome<R>>;
+export type UseCase<C, R> = (deps: Deps, command: C) => Promise<Outcome<R>>;
 
 export interface ReservationWriteResult {
   outcome: 'applied' | 'stale';
   reservation: Reservation;
 }
 
+export interface Page<T, C> {
+  items: T[];
+  /** Where the next page starts; null on the last page. */
+  next: C | null;
+}
+
 // Reservations (provider)
-export type CreateReservation = UseCase<{ locationId: string; input: ReservationInput }, ReservationWriteResult>;
+export type CreateReservation = UseCase<
+  { locationId: string; input: ReservationInput },
+  ReservationWriteResult
+>;
 /** `externalId` is the path one; a different `input.externalId` is `validation_failed`. */
 export type UpdateReservation = UseCase<
   { locationId: string; externalId: string; input: ReservationInput },
@@ -35,7 +45,7 @@ export type UpdateReservation = UseCase<
 >;
 export type ListReservations = UseCase<
   { locationId: string; from: Instant; to: Instant; limit: number; after: ReservationCursor | null },
-  { reservations: Reservation[]; next: ReservationCursor | null }
+  Page<Reservation, ReservationCursor>
 >;
 
 // Floor plan (provider and operator)
@@ -52,17 +62,19 @@ export type AddOrderItem = UseCase<
   Order
 >;
 export type MoveOrder = UseCase<{ locationId: string; orderId: string; tableIds: string[] }, Order>;
-export type CloseOrder = UseCase<{ locationId: string; orderId: string }, Order>;
+export type ChangeOrderCovers = UseCase<{ locationId: string; orderId: string; covers: number }, Order>;
+/** `closed`: paid and done; `voided`: cancelled on the till. Both free the tables. */
+export type FinishOrder = UseCase<{ locationId: string; orderId: string; how: 'closed' | 'voided' }, Order>;
 export type ListOrders = UseCase<{ locationId: string; status: OrderStatus | null }, { orders: Order[] }>;
 
 // Locations and keys (operator), authentication (provider)
 export type CreateLocation = UseCase<{ name: string; brand: string; currency: string }, Location>;
 export type IssueApiKey = UseCase<{ locationId: string }, { id: string; key: string; createdAt: Instant }>;
-export type RevokeApiKey = UseCase<{ locationId: string; keyId: string }, { revoked: true }>;
+export type RevokeApiKey = UseCase<{ locationId: string; keyId: string }, { keyId: string }>;
 /** Any failure is `unauthorized`. */
 export type Authenticate = UseCase<{ key: string }, { locationId: string; keyId: string }>;
 
-// Webhook endpoint (provider)
+// Webhook endpoint and deliveries (provider)
 export type RegisterWebhookEndpoint = UseCase<
   { locationId: string; url: string; events: EventType[] | null },
   WebhookEndpoint
@@ -71,3 +83,8 @@ export type GetWebhookEndpoint = UseCase<{ locationId: string }, WebhookEndpoint
 export type DeleteWebhookEndpoint = UseCase<{ locationId: string }, { deleted: true }>;
 /** The old secret keeps signing for 24 h beside the new one. */
 export type RotateWebhookSecret = UseCase<{ locationId: string }, WebhookEndpoint>;
+export type ListWebhookDeliveries = UseCase<
+  { locationId: string; status: DeliveryStatus | null; limit: number; after: DeliveryCursor | null },
+  Page<WebhookDelivery, DeliveryCursor>
+>;
+export type RedeliverWebhook = UseCase<{ locationId: string; deliveryId: string }, { deliveryId: string }>;

@@ -1,10 +1,37 @@
+import type { Instant } from '../shared/instant';
+import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from './webhook-delivery';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
+/** Used inside a unit of work; one endpoint per location. */
 export interface WebhookEndpointRepository {
-  find(locationId: string): Promise<WebhookEndpoint | null>;
+  /** Reads and locks the location's endpoint. */
+  lock(locationId: string): Promise<WebhookEndpoint | null>;
   save(endpoint: WebhookEndpoint): Promise<void>;
   /** false when there was none. */
   delete(locationId: string): Promise<boolean>;
+}
+
+/** Used inside a unit of work. */
+export interface WebhookDeliveryRepository {
+  /**
+   * Makes a delivery pending again and queues it for an attempt as soon as possible
+   * (the retry schedule starts over); false when the location holds no such delivery.
+   */
+  requestRedelivery(locationId: string, deliveryId: string, now: Instant): Promise<boolean>;
+}
+
+export interface DeliveryListQuery {
+  locationId: string;
+  status: DeliveryStatus | null;
+  after: DeliveryCursor | null;
+  limit: number;
+}
+
+/** Read side, outside any transaction. */
+export interface WebhookQueries {
+  findEndpoint(locationId: string): Promise<WebhookEndpoint | null>;
+  /** Newest first (createdAt, then id, descending), strictly after `after`, at most `limit`. */
+  listDeliveries(query: DeliveryListQuery): Promise<WebhookDelivery[]>;
 }
 
 export interface WebhookUrlPolicy {

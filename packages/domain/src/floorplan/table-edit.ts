@@ -1,0 +1,28 @@
+import { fail, ok, type Outcome } from '../shared/outcome';
+import type { Room, Table, TablePatch } from './floor-plan';
+import { normaliseRotation, positionProblems } from './floor-plan-import';
+
+/**
+ * Applies a backoffice edit to a table of the working plan. The id never changes and a
+ * table is never deleted: deactivating is how one leaves service. The patched table must
+ * keep `minCovers <= maxCovers` and its centre inside the room canvas.
+ */
+export function applyTableEdit(room: Room, table: Table, patch: TablePatch): Outcome<Table> {
+  const next: Table = {
+    ...table,
+    ...definedOnly(patch),
+    rotation: normaliseRotation(patch.rotation ?? table.rotation),
+  };
+  const problems = positionProblems('', next, room.canvasWidth, room.canvasHeight);
+  if (next.minCovers > next.maxCovers) {
+    problems.push({
+      path: '/minCovers',
+      message: `minCovers ${next.minCovers} exceeds maxCovers ${next.maxCovers}`,
+    });
+  }
+  return problems.length > 0 ? fail('validation_failed', problems[0]!.message, problems) : ok(next);
+}
+
+function definedOnly(patch: TablePatch): Partial<Table> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<Table>;
+}

@@ -1,0 +1,76 @@
+import type { DomainEvent } from '../../events/domain-event';
+import { checkTableIds } from '../../floorplan/table-check';
+import {
+  addItem,
+  changeCovers,
+  finishOrder,
+  moveOrder,
+  type Order,
+  type OrderChange,
+} from '../../orders/order';
+import { fail, ok, type Outcome } from '../../shared/outcome';
+import type { Transaction } from '../../system/unit-of-work.port';
+import { requireLocation } from '../access/require-location';
+import type { Deps } from '../deps';
+import type { AddOrderItem, ChangeOrderCovers, FinishOrder, MoveOrder } from '../use-case.types';
+import { claimTables } from './claim-tables';
+import { checkOrderTables } from './order-tables';
+
+/**
+ * The skeleton of every till command on an existing order: lock it, decide, store it,
+ * append its events, all in one transaction.
+ */
+async function changeOrder(
+  deps: Deps,
+  locationId: string,
+  orderId: string,
+  decide: (tx: Transaction, order: Order) => Promise<Outcome<OrderChange>>,
+): Promise<Outcome<Order>> {
+  const location = await requireLocation(deps, locationId);
+  if (!location.ok) return location;
+  return deps.uow.run(async (tx) => {
+    const order = await tx.orders.lockById(locationId, orderId);
+    if (order === null) return fail('not_found', `the location has no order ${orderId}`);
+    const change = await decide(tx, order);
+    if (!change.ok) return change;
+    await tx.orders.update(change.value.order);
+    await appendEvents(tx, locationId, change.value.events);
+    return ok(change.value.order);
+  });
+}
+
+async function appendEvents(tx: Transaction, locationId: string, events: DomainEvent[]) {
+  if (events.length > 0) await tx.outbox.append(locationId, events);
+}
+
+export const addOrderItem: AddOrderItem = async (
+  deps,
+  { locationId, orderId, label, amountMinor, quantity },
+) =>
+  changeOrder(deps, locationId, orderId, async (_tx, order) =>
+    addItem(order, { label, amountMinor, quantity }, deps.clock.now()),
+  );
+
+export const changeOrderCovers: ChangeOrderCovers = async (deps, { locationId, orderId, covers }) =>
+  changeOrder(deps, locationId, orderId, async (_tx, order) => changeCovers(order, covers, deps.clock.now()));
+
+/** Closing or voiding locks the order's tables (in id order) before freeing them. */
+export const finishOrderCommand: FinishOrder = async (deps, { locationId, orderId, how }) =>
+  changeOrder(deps, locationId, orderId, async (tx, order) => {
+    if (order.status === 'open') await tx.orders.lockTables(locationId, order.tableIds);
+    return finishOrder(order, how, deps.clock.now());
+  });
+
+/** The till moves an order onto free tables of the published plan (its own count as free). */
+export const moveOrderCommand: MoveOrder = async (deps, { locationId, orderId, tableIds }) => {
+  const body = checkOrderTables(tableIds);
+  if (!body.ok) return body;
+  return changeOrder(deps, locationId, orderId, async (tx, order) => {
+    if (order.status !== 'open') return moveOrder(order, tableIds, deps.clock.now());
+    const tables = checkTableIds(await tx.floorPlans.publishedTables(locationId, tableIds), tableIds);
+    if (!tables.ok) return tables;
+    const free = await claimTables(tx, locationId, tableIds, order);
+    if (!free.ok) return free;
+    return moveOrder(order, tableIds, deps.clock.now());
+  });
+};

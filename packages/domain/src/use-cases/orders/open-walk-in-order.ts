@@ -1,0 +1,34 @@
+import { checkTableIds } from '../../floorplan/table-check';
+import { openOrder } from '../../orders/order';
+import { ok } from '../../shared/outcome';
+import { requireLocation } from '../access/require-location';
+import type { OpenWalkInOrder } from '../use-case.types';
+import { claimTables } from './claim-tables';
+import { checkOrderTables } from './order-tables';
+
+/** A walk-in: the till opens an order on free tables of the published plan. */
+export const openWalkInOrder: OpenWalkInOrder = async (deps, { locationId, tableIds, covers }) => {
+  const body = checkOrderTables(tableIds);
+  if (!body.ok) return body;
+  const location = await requireLocation(deps, locationId);
+  if (!location.ok) return location;
+  const now = deps.clock.now();
+  return deps.uow.run(async (tx) => {
+    const tables = checkTableIds(await tx.floorPlans.publishedTables(locationId, tableIds), tableIds);
+    if (!tables.ok) return tables;
+    const free = await claimTables(tx, locationId, tableIds, null);
+    if (!free.ok) return free;
+    const change = openOrder({
+      id: deps.ids.uuid(),
+      locationId,
+      tableIds,
+      covers,
+      currency: location.value.currency,
+      reservationExternalId: null,
+      now,
+    });
+    await tx.orders.insert(change.order);
+    await tx.outbox.append(locationId, change.events);
+    return ok(change.order);
+  });
+};

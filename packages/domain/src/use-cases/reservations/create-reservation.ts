@@ -1,0 +1,31 @@
+import { checkReservationInput, decideReservationWrite } from '../../reservations/reservation-write';
+import { fail, ok } from '../../shared/outcome';
+import type { CreateReservation, ReservationWriteResult } from '../use-case.types';
+import { settleWrite } from './settle-write';
+
+/**
+ * POST: creates the reservation, or `duplicate_reservation` when the location holds its
+ * externalId. The row is inserted first so that existence answers before tables and
+ * occupancy (decisions section 3), also when two creates race; a later refusal rolls it back.
+ */
+export const createReservation: CreateReservation = async (deps, { locationId, input }) => {
+  const body = checkReservationInput(input);
+  if (!body.ok) return body;
+  const now = deps.clock.now();
+  return deps.uow.run<ReservationWriteResult>(async (tx) => {
+    const decision = decideReservationWrite(null, input, { now, newId: deps.ids.uuid(), locationId });
+    if (decision.kind === 'stale') throw new Error('a create is never stale');
+    if ((await tx.reservations.insert(decision.next)) === 'duplicate') {
+      return fail(
+        'duplicate_reservation',
+        `reservation ${input.externalId} already exists; update it with PUT`,
+      );
+    }
+    const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
+    if (!settled.ok) return settled;
+    const { reservation, events } = settled.value;
+    if (reservation.linkedOrderId !== decision.next.linkedOrderId) await tx.reservations.update(reservation);
+    if (events.length > 0) await tx.outbox.append(locationId, events);
+    return ok({ outcome: 'applied', reservation });
+  });
+};

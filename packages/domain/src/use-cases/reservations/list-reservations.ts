@@ -1,0 +1,21 @@
+import { fail, ok } from '../../shared/outcome';
+import { pageOf } from '../page';
+import type { ListReservations } from '../use-case.types';
+
+export const MAX_WINDOW_MICROS = 31n * 24n * 3600n * 1_000_000n;
+
+/** The reconciliation window: startsAt in [from, to), at most 31 days, by (startsAt, id). */
+export const listReservations: ListReservations = async (deps, { locationId, from, to, limit, after }) => {
+  if (!to.isAfter(from)) {
+    return fail('validation_failed', '`from` must be before `to`', [
+      { path: '/to', message: 'must be after from' },
+    ]);
+  }
+  if (to.epochMicros - from.epochMicros > MAX_WINDOW_MICROS) {
+    return fail('validation_failed', 'the window may span at most 31 days', [
+      { path: '/to', message: 'at most 31 days after from' },
+    ]);
+  }
+  const rows = await deps.queries.reservations.listWindow({ locationId, from, to, after, limit: limit + 1 });
+  return ok(pageOf(rows, limit, (last) => ({ startsAt: last.startsAt, id: last.id })));
+};

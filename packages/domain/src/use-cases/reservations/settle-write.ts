@@ -1,0 +1,89 @@
+import type { DomainEvent } from '../../events/domain-event';
+import { checkTableIds } from '../../floorplan/table-check';
+import { changeCovers, moveOrder, openOrder, type Order } from '../../orders/order';
+import type { Reservation } from '../../reservations/reservation';
+import type { OrderIntent } from '../../reservations/reservation-write';
+import { sameIdSet } from '../../shared/id-set';
+import type { Instant } from '../../shared/instant';
+import { ok, type Outcome } from '../../shared/outcome';
+import type { Transaction } from '../../system/unit-of-work.port';
+import type { Deps } from '../deps';
+import { claimTables } from '../orders/claim-tables';
+
+/**
+ * The part of an applied reservation write that follows the decision: table ids against
+ * the published plan, then seating or moving the till order (with its occupancy check),
+ * then the events. Returns the reservation as it is to be stored.
+ */
+export async function settleWrite(
+  deps: Deps,
+  tx: Transaction,
+  next: Reservation,
+  intent: OrderIntent,
+  now: Instant,
+): Promise<Outcome<{ reservation: Reservation; events: DomainEvent[] }>> {
+  if (next.tableIds.length > 0) {
+    const tables = checkTableIds(
+      await tx.floorPlans.publishedTables(next.locationId, next.tableIds),
+      next.tableIds,
+    );
+    if (!tables.ok) return tables;
+  }
+  if (intent.kind === 'open') {
+    const seated = await openSeatedOrder(deps, tx, next, now);
+    if (!seated.ok) return seated;
+    return ok({
+      reservation: { ...next, linkedOrderId: seated.value.order.id },
+      events: seated.value.events,
+    });
+  }
+  if (intent.kind === 'follow') {
+    const followed = await followSeating(tx, next.locationId, intent, now);
+    if (!followed.ok) return followed;
+    return ok({ reservation: next, events: followed.value });
+  }
+  return ok({ reservation: next, events: [] });
+}
+
+async function openSeatedOrder(deps: Deps, tx: Transaction, next: Reservation, now: Instant) {
+  const location = await deps.queries.access.findLocation(next.locationId);
+  if (!location) throw new Error(`location ${next.locationId} vanished during a reservation write`);
+  const free = await claimTables(tx, next.locationId, next.tableIds, null);
+  if (!free.ok) return free;
+  const change = openOrder({
+    id: deps.ids.uuid(),
+    locationId: next.locationId,
+    tableIds: next.tableIds,
+    covers: next.covers,
+    currency: location.currency,
+    reservationExternalId: next.externalId,
+    now,
+  });
+  await tx.orders.insert(change.order);
+  return ok(change);
+}
+
+/** Moves the linked order and updates its covers while it is open; a closed order stays as it is. */
+async function followSeating(
+  tx: Transaction,
+  locationId: string,
+  intent: Extract<OrderIntent, { kind: 'follow' }>,
+  now: Instant,
+): Promise<Outcome<DomainEvent[]>> {
+  let order: Order | null = await tx.orders.lockById(locationId, intent.orderId);
+  if (order === null || order.status !== 'open') return ok([]);
+  const events: DomainEvent[] = [];
+  if (!sameIdSet(order.tableIds, intent.tableIds)) {
+    const free = await claimTables(tx, locationId, intent.tableIds, order);
+    if (!free.ok) return free;
+    const moved = moveOrder(order, intent.tableIds, now);
+    if (!moved.ok) return moved;
+    order = moved.value.order;
+    events.push(...moved.value.events);
+  }
+  const covered = changeCovers(order, intent.covers, now);
+  if (!covered.ok) return covered;
+  events.push(...covered.value.events);
+  if (events.length > 0) await tx.orders.update(covered.value.order);
+  return ok(events);
+}

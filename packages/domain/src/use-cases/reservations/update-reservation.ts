@@ -1,0 +1,33 @@
+import { checkReservationInput, decideReservationWrite } from '../../reservations/reservation-write';
+import { fail, ok } from '../../shared/outcome';
+import type { ReservationWriteResult, UpdateReservation } from '../use-case.types';
+import { settleWrite } from './settle-write';
+
+/**
+ * PUT: full-body last-write-wins. The stored row is locked first, so concurrent writes to
+ * one reservation serialise and the newest `updatedAt` ends up stored. A stale write
+ * answers with the stored reservation and checks nothing more, so an old retry stays
+ * safe after the plan changed.
+ */
+export const updateReservation: UpdateReservation = async (deps, { locationId, externalId, input }) => {
+  const body = checkReservationInput(input, externalId);
+  if (!body.ok) return body;
+  const now = deps.clock.now();
+  return deps.uow.run<ReservationWriteResult>(async (tx) => {
+    const stored = await tx.reservations.lockForWrite(locationId, externalId);
+    if (stored === null) {
+      return fail(
+        'unknown_reservation',
+        `reservation ${externalId} does not exist; create it with POST first`,
+      );
+    }
+    const decision = decideReservationWrite(stored, input, { now, newId: stored.id, locationId });
+    if (decision.kind === 'stale') return ok({ outcome: 'stale', reservation: decision.stored });
+    const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
+    if (!settled.ok) return settled;
+    const { reservation, events } = settled.value;
+    await tx.reservations.update(reservation);
+    if (events.length > 0) await tx.outbox.append(locationId, events);
+    return ok({ outcome: 'applied', reservation });
+  });
+};
