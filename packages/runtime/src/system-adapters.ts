@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { Instant, type Clock, type IdGenerator, type KeyHasher, type SecretFactory } from '@pis/domain';
 
 export class SystemClock implements Clock {
@@ -7,9 +8,10 @@ export class SystemClock implements Clock {
   }
 }
 
+/** UUIDv7: random, but time-ordered, so new rows land at the right edge of their indexes. */
 export class RandomIdGenerator implements IdGenerator {
   uuid(): string {
-    return randomUUID();
+    return uuidv7();
   }
 }
 

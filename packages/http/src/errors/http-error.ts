@@ -1,0 +1,67 @@
+import type { ErrorCode, Failure, OccupiedBy, ValidationDetail } from '@pis/domain';
+
+/** The contract's codes plus the three decisions section 2 adds for what the spec cannot name. */
+export type WireErrorCode = ErrorCode | 'rate_limited' | 'internal_error';
+
+export interface ErrorEnvelope {
+  error: {
+    code: WireErrorCode;
+    message: string;
+    occupiedBy: OccupiedBy | null;
+    details?: ValidationDetail[];
+  };
+}
+
+/** A refusal on its way to the client: the envelope and the status it travels with. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: WireErrorCode,
+    message: string,
+    readonly occupiedBy: OccupiedBy | null = null,
+    readonly details?: ValidationDetail[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    Object.setPrototypeOf(this, new.target.prototype);
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    const error: ErrorEnvelope['error'] = {
+      code: this.code,
+      message: this.message,
+      occupiedBy: this.occupiedBy,
+    };
+    if (this.details && this.details.length > 0) error.details = this.details;
+    return { error };
+  }
+
+  static validation(status: 400 | 413 | 415 | 422, message: string, details?: ValidationDetail[]): HttpError {
+    return new HttpError(status, 'validation_failed', message, null, details);
+  }
+}
+
+/**
+ * The one table from domain codes to HTTP statuses (decisions section 2).
+ * `floorplan_not_published` is 404 when the plan itself is read and 409 when a write
+ * names tables: the route that reads the plan says so with `overrides`.
+ */
+const STATUS: Record<ErrorCode, number> = {
+  unauthorized: 401,
+  unknown_reservation: 404,
+  not_found: 404,
+  duplicate_reservation: 409,
+  table_occupied: 409,
+  floorplan_not_published: 409,
+  draft_not_empty: 409,
+  validation_failed: 422,
+  unknown_table_id: 422,
+};
+
+export function fromFailure(failure: Failure, overrides: Partial<Record<ErrorCode, number>> = {}): HttpError {
+  const status = overrides[failure.code] ?? STATUS[failure.code];
+  const headers: Record<string, string> =
+    failure.code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : {};
+  return new HttpError(status, failure.code, failure.message, failure.occupiedBy, failure.details, headers);
+}

@@ -1,0 +1,79 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { HttpError } from '../errors/http-error';
+
+/** body-parser's error types and what the contract answers for them. */
+const BODY_ERRORS: Record<string, () => HttpError> = {
+  'entity.parse.failed': () => HttpError.validation(400, 'the body is not valid JSON'),
+  'entity.too.large': () => HttpError.validation(413, 'the body is larger than 1 MiB'),
+  'entity.verify.failed': () => HttpError.validation(400, 'the body could not be read'),
+  'request.size.invalid': () => HttpError.validation(400, 'the body is shorter than its Content-Length'),
+  'encoding.unsupported': () => HttpError.validation(415, 'unsupported Content-Encoding'),
+  'charset.unsupported': () => HttpError.validation(415, 'unsupported charset; send UTF-8 JSON'),
+};
+
+/** Codes of a database or queue that is down or restarting: the request may be retried. */
+const UNAVAILABLE = /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && UNAVAILABLE.test(e.code)) return true;
+  if (
+    typeof e.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      e.message,
+    )
+  ) {
+    return true;
+  }
+  return e.driverError !== undefined && isUnavailable(e.driverError);
+}
+
+export function notFound(): RequestHandler {
+  return (req, _res, next) => next(new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`));
+}
+
+/**
+ * The last handler: every error leaves in the envelope with the request id. Unexpected
+ * errors are logged whole and answered without internals: 503 when the database or queue
+ * is unavailable (worth a retry), else 500.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const known =
+      error instanceof HttpError
+        ? error
+        : typeof error?.type === 'string' && BODY_ERRORS[error.type]
+          ? BODY_ERRORS[error.type]!()
+          : null;
+    const answer = known ?? unexpected(error);
+    if (!known || answer.status >= 500) {
+      logger.error(
+        { err: error, requestId: res.locals.requestId, method: req.method, path: req.path },
+        'request failed',
+      );
+    }
+    if (res.headersSent) return res.end();
+    res.status(answer.status).set(answer.headers).json(answer.toEnvelope());
+  };
+}
+
+function unexpected(error: unknown): HttpError {
+  return isUnavailable(error)
+    ? new HttpError(
+        503,
+        'internal_error',
+        'the service is temporarily unavailable; retry shortly',
+        null,
+        undefined,
+        {
+          'Retry-After': '1',
+        },
+      )
+    : new HttpError(
+        500,
+        'internal_error',
+        'an unexpected error occurred; quote the X-Request-Id when reporting it',
+      );
+}

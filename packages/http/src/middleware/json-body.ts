@@ -1,0 +1,29 @@
+import express, { type RequestHandler } from 'express';
+import { HttpError } from '../errors/http-error';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Bodies are JSON or nothing (decisions section 1): a body without
+ * `Content-Type: application/json` is 415, above 1 MiB 413, not JSON 400 — all
+ * `validation_failed`. Any JSON value is parsed (`strict: false`) so that a primitive
+ * body meets the schema and gets a 422 that says what was expected.
+ */
+export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
+  const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
+  return (req, res, next) => {
+    if (!hasBody(req.headers)) {
+      req.body = undefined;
+      return next();
+    }
+    if (!req.is('application/json')) {
+      return next(HttpError.validation(415, 'the body must be sent with Content-Type: application/json'));
+    }
+    parse(req, res, next);
+  };
+}
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
