@@ -1,0 +1,11 @@
+export * from './adapter-set';
+export { givenDraftTables, givenLocationRow, publishWorkingPlan } from './fixtures';
+export { describeAccessContract } from './access.contract';
+export { describeFloorPlanRepositoryContract } from './floor-plan-repository.contract';
+export { describeOrderRepositoryContract } from './order-repository.contract';
+export { anEvent, describeOutboxContract, describeStoredEventsContract } from './outbox.contract';
+export { describeReservationRepositoryContract } from './reservation-repository.contract';
+export { describeUnitOfWorkContract } from './unit-of-work.contract';
+export { describeWebhookDeliveryContract } from './webhook-delivery.contract';
+export { anEndpoint, describeWebhookEndpointContract } from './webhook-endpoint.contract';
+export { describeAllPortContracts, describeInspectionContracts } from './all.contract';

@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import { Instant, type Reservation } from '@pis/domain';
+import { at } from '../builders/instants';
+import { anOrder } from '../builders/order.builders';
+import { aFullReservationInput, aReservation } from '../builders/reservation.builders';
+import { commit, useAdapters, type MakeAdapters } from './adapter-set';
+import { givenDraftTables, givenLocationRow } from './fixtures';
+
+/** `ReservationRepository` and `ReservationQueries`. */
+export function describeReservationRepositoryContract(name: string, make: MakeAdapters): void {
+  describe(`${name}: reservation repository contract`, () => {
+    const adapters = useAdapters(make);
+
+    /** A reservation with every field filled, linked to a real order (the column is a foreign key). */
+    async function aLinkedFullReservation(): Promise<Reservation> {
+      const { uow } = adapters();
+      const { location, tableIds } = await givenDraftTables(uow, 2);
+      const order = anOrder(location.id, tableIds, {
+        status: 'closed',
+        closedAt: at('2026-11-21T21:00:00Z'),
+      });
+      await commit(uow, (tx) => tx.orders.insert(order));
+      return aReservation(location.id, {
+        ...aFullReservationInput({ status: 'seated', tableIds }),
+        linkedOrderId: order.id,
+        arrivedAt: at('2026-11-21T19:02:03.456789Z'),
+        receivedAt: at('2026-11-21T19:02:04.000001Z'),
+      });
+    }
+
+    it('When a reservation with every field filled is inserted, then it reads back field for field, microseconds included', async () => {
+      const { uow, queries } = adapters();
+      const reservation = await aLinkedFullReservation();
+
+      const answer = await commit(uow, (tx) => tx.reservations.insert(reservation));
+
+      expect(answer).toBe('inserted');
+      const found = await queries.reservations.findByExternalId(
+        reservation.locationId,
+        reservation.externalId,
+      );
+      expect(found).toStrictEqual(reservation);
+      expect(found?.startsAt).toBeInstanceOf(Instant);
+      expect(found?.startsAt.toIsoMicros()).toBe('2026-11-21T19:00:00.123456Z');
+      expect(found?.guest?.recentVisits[0]?.occurredAt.toIsoMicros()).toBe('2026-10-01T20:15:00.000001Z');
+      const locked = await commit(uow, (tx) =>
+        tx.reservations.lockForWrite(reservation.locationId, reservation.externalId),
+      );
+      expect(locked).toStrictEqual(reservation);
+    });
+
+    it('When a minimal reservation is inserted, then its nulls and empty arrays read back as nulls and empty arrays', async () => {
+      const { uow, queries } = adapters();
+      const location = await givenLocationRow(uow);
+      const reservation = aReservation(location.id, {
+        partyName: null,
+        endsAt: null,
+        tableIds: [],
+        guest: null,
+        internalNote: null,
+        prepayment: null,
+        posOrderId: null,
+        linkedOrderId: null,
+        arrivedAt: null,
+      });
+
+      await commit(uow, (tx) => tx.reservations.insert(reservation));
+
+      expect(await queries.reservations.findByExternalId(location.id, reservation.externalId)).toStrictEqual(
+        reservation,
+      );
+    });
+
+    it('When a guest and a prepayment have empty lists and null members, then they read back unchanged', async () => {
+      const { uow, queries } = adapters();
+      const location = await givenLocationRow(uow);
+      const reservation = aReservation(location.id, {
+        guest: {
+          name: null,
+          phone: null,
+          email: null,
+          vip: false,
+          firstVisit: true,
+          visitCount: null,
+          occasion: null,
+          allergies: null,
+          tags: [],
+          memberSince: null,
+          averageSpendMinor: null,
+          noShowCount: null,
+          recentVisits: [],
+        },
+        prepayment: { prepaidMinor: 0, currency: 'GBP', items: [], imprint: null },
+      });
+
+      await commit(uow, (tx) => tx.reservations.insert(reservation));
+
+      expect(await queries.reservations.findByExternalId(location.id, reservation.externalId)).toStrictEqual(
+        reservation,
+      );
+    });
+
+    it('When the location already holds the externalId, then insert answers duplicate and the stored one stays', async () => {
+      const { uow, queries } = adapters();
+      const location = await givenLocationRow(uow);
+      const first = aReservation(location.id, { covers: 2 });
+      await commit(uow, (tx) => tx.reservations.insert(first));
+      const second = aReservation(location.id, { externalId: first.externalId, covers: 9 });
+
+      const answer = await commit(uow, (tx) => tx.reservations.insert(second));
+
+      expect(answer).toBe('duplicate');
+      expect(await queries.reservations.findByExternalId(location.id, first.externalId)).toStrictEqual(first);
+    });
+
+    it('When two locations use the same externalId, then each holds its own and neither sees the other', async () => {
+      const { uow, queries } = adapters();
+      const a = await givenLocationRow(uow);
+      const b = await givenLocationRow(uow);
+      const inA = aReservation(a.id, { externalId: 'shared-1', covers: 2 });
+      const inB = aReservation(b.id, { externalId: 'shared-1', covers: 5 });
+
+      const answers = [
+        await commit(uow, (tx) => tx.reservations.insert(inA)),
+        await commit(uow, (tx) => tx.reservations.insert(inB)),
+      ];
+
+      expect(answers).toEqual(['inserted', 'inserted']);
+      expect(await queries.reservations.findByExternalId(a.id, 'shared-1')).toStrictEqual(inA);
+      expect(await queries.reservations.findByExternalId(b.id, 'shared-1')).toStrictEqual(inB);
+      const c = await givenLocationRow(uow);
+      expect(await queries.reservations.findByExternalId(c.id, 'shared-1')).toBeNull();
+      expect(await commit(uow, (tx) => tx.reservations.lockForWrite(c.id, 'shared-1'))).toBeNull();
+    });
+
+    it('When a reservation is updated, then every field is overwritten and the other location keeps its own', async () => {
+      const { uow, queries } = adapters();
+      const full = await aLinkedFullReservation();
+      const other = await givenLocationRow(uow);
+      const plain = aReservation(full.locationId, { externalId: full.externalId });
+      const twin = aReservation(other.id, { externalId: full.externalId });
+      await commit(uow, async (tx) => {
+        await tx.reservations.insert(plain);
+        await tx.reservations.insert(twin);
+      });
+      const next: Reservation = { ...full, id: plain.id };
+
+      await commit(uow, async (tx) => {
+        await tx.reservations.lockForWrite(full.locationId, full.externalId);
+        await tx.reservations.update(next);
+      });
+
+      expect(await queries.reservations.findByExternalId(full.locationId, full.externalId)).toStrictEqual(
+        next,
+      );
+      expect(await queries.reservations.findByExternalId(other.id, full.externalId)).toStrictEqual(twin);
+    });
+
+    it('When a filled reservation is updated to nulls and empty arrays, then they replace the old values', async () => {
+      const { uow, queries } = adapters();
+      const full = await aLinkedFullReservation();
+      await commit(uow, (tx) => tx.reservations.insert(full));
+      const emptied: Reservation = {
+        ...full,
+        status: 'cancelled',
+        partyName: null,
+        endsAt: null,
+        tableIds: [],
+        guest: null,
+        internalNote: null,
+        prepayment: null,
+        posOrderId: null,
+        updatedAt: at('2026-11-22T00:00:00.000002Z'),
+      };
+
+      await commit(uow, (tx) => tx.reservations.update(emptied));
+
+      expect(await queries.reservations.findByExternalId(full.locationId, full.externalId)).toStrictEqual(
+        emptied,
+      );
+    });
+
+    describe('listWindow', () => {
+      const from = at('2026-11-21T18:00:00Z');
+      const to = at('2026-11-21T22:00:00Z');
+
+      /** Inserts reservations starting at the given instants; returns them sorted by (startsAt, id). */
+      async function givenStarts(locationId: string, starts: Instant[]): Promise<Reservation[]> {
+        const rows = starts.map((startsAt) => aReservation(locationId, { startsAt }));
+        await commit(adapters().uow, async (tx) => {
+          for (const row of rows) await tx.reservations.insert(row);
+        });
+        return rows;
+      }
+
+      const byStartThenId = (a: Reservation, b: Reservation) =>
+        a.startsAt.compare(b.startsAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+      it('When reservations start around the window edges, then only startsAt in [from, to) is listed, in (startsAt, id) order', async () => {
+        const location = await givenLocationRow(adapters().uow);
+        const rows = await givenStarts(location.id, [
+          at('2026-11-21T17:59:59.999999Z'),
+          from,
+          at('2026-11-21T20:00:00.000001Z'),
+          at('2026-11-21T19:00:00Z'),
+          at('2026-11-21T21:59:59.999999Z'),
+          to,
+          at('2026-11-22T19:00:00Z'),
+        ]);
+        const inside = rows
+          .filter((r) => !from.isAfter(r.startsAt) && to.isAfter(r.startsAt))
+          .sort(byStartThenId);
+
+        const listed = await adapters().queries.reservations.listWindow({
+          locationId: location.id,
+          from,
+          to,
+          after: null,
+          limit: 100,
+        });
+
+        expect(inside).toHaveLength(4);
+        expect(listed).toStrictEqual(inside);
+      });
+
+      it('When several reservations share startsAt, then they are ordered by id and the cursor resumes strictly after it', async () => {
+        const location = await givenLocationRow(adapters().uow);
+        const same = at('2026-11-21T19:30:00.000500Z');
+        const rows = (
+          await givenStarts(location.id, [
+            same,
+            same,
+            same,
+            same,
+            at('2026-11-21T19:00:00Z'),
+            at('2026-11-21T20:00:00Z'),
+          ])
+        ).sort(byStartThenId);
+        const list = (after: { startsAt: Instant; id: string } | null, limit: number) =>
+          adapters().queries.reservations.listWindow({ locationId: location.id, from, to, after, limit });
+
+        const first = await list(null, 3);
+        const cursor = { startsAt: first[2]!.startsAt, id: first[2]!.id };
+        const second = await list(cursor, 3);
+        const third = await list({ startsAt: second[2]!.startsAt, id: second[2]!.id }, 3);
+
+        expect(first.map((r) => r.id)).toEqual(rows.slice(0, 3).map((r) => r.id));
+        expect(second.map((r) => r.id)).toEqual(rows.slice(3, 6).map((r) => r.id));
+        expect(third).toEqual([]);
+      });
+
+      it('When the limit is smaller than the window, then at most limit rows are listed', async () => {
+        const location = await givenLocationRow(adapters().uow);
+        await givenStarts(location.id, [
+          at('2026-11-21T19:00:00Z'),
+          at('2026-11-21T19:15:00Z'),
+          at('2026-11-21T19:30:00Z'),
+        ]);
+
+        const listed = await adapters().queries.reservations.listWindow({
+          locationId: location.id,
+          from,
+          to,
+          after: null,
+          limit: 2,
+        });
+
+        expect(listed.map((r) => r.startsAt.toIsoMicros())).toEqual([
+          '2026-11-21T19:00:00.000000Z',
+          '2026-11-21T19:15:00.000000Z',
+        ]);
+      });
+
+      it('When another location has reservations in the window, then they are not listed', async () => {
+        const mine = await givenLocationRow(adapters().uow);
+        const theirs = await givenLocationRow(adapters().uow);
+        const [own] = await givenStarts(mine.id, [at('2026-11-21T19:00:00Z')]);
+        await givenStarts(theirs.id, [at('2026-11-21T19:00:00Z'), at('2026-11-21T19:05:00Z')]);
+
+        const listed = await adapters().queries.reservations.listWindow({
+          locationId: mine.id,
+          from,
+          to,
+          after: null,
+          limit: 10,
+        });
+
+        expect(listed).toStrictEqual([own]);
+      });
+
+      it('When a reservation is cancelled, then it is still listed', async () => {
+        const location = await givenLocationRow(adapters().uow);
+        const cancelled = aReservation(location.id, {
+          status: 'cancelled',
+          startsAt: at('2026-11-21T19:00:00Z'),
+        });
+        await commit(adapters().uow, (tx) => tx.reservations.insert(cancelled));
+
+        const listed = await adapters().queries.reservations.listWindow({
+          locationId: location.id,
+          from,
+          to,
+          after: null,
+          limit: 10,
+        });
+
+        expect(listed).toStrictEqual([cancelled]);
+      });
+
+      it('When the cursor names an id that is not stored, then the listing still resumes strictly after its position', async () => {
+        const location = await givenLocationRow(adapters().uow);
+        const same = at('2026-11-21T19:00:00Z');
+        const rows = (await givenStarts(location.id, [same, same, at('2026-11-21T19:00:00.000001Z')])).sort(
+          byStartThenId,
+        );
+        const between = { startsAt: same, id: randomUUID() };
+        const expected = rows.filter(
+          (r) => byStartThenId(r, { ...r, startsAt: between.startsAt, id: between.id }) > 0,
+        );
+
+        const listed = await adapters().queries.reservations.listWindow({
+          locationId: location.id,
+          from,
+          to,
+          after: between,
+          limit: 10,
+        });
+
+        expect(listed.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+      });
+    });
+  });
+}

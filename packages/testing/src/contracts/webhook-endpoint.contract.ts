@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { WebhookEndpoint } from '@pis/domain';
+import { at } from '../builders/instants';
+import { commit, rollBack, useAdapters, type MakeAdapters } from './adapter-set';
+import { givenLocationRow } from './fixtures';
+
+export function anEndpoint(locationId: string, overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: randomUUID(),
+    locationId,
+    url: 'https://provider.example.com/hooks/pis',
+    events: ['floorplan.published', 'table.occupied', 'table.freed', 'table.spend_updated'],
+    secrets: [{ secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}`, expiresAt: null }],
+    createdAt: at('2026-11-21T09:00:00.000001Z'),
+    updatedAt: at('2026-11-21T09:00:00.000001Z'),
+    disabledAt: null,
+    ...overrides,
+  };
+}
+
+/** `WebhookEndpointRepository` and `WebhookQueries.findEndpoint`: one endpoint per location. */
+export function describeWebhookEndpointContract(name: string, make: MakeAdapters): void {
+  describe(`${name}: webhook endpoint contract`, () => {
+    const adapters = useAdapters(make);
+    const lock = (locationId: string) => commit(adapters().uow, (tx) => tx.webhookEndpoints.lock(locationId));
+
+    it('When a location has no endpoint, then lock and find answer null', async () => {
+      const location = await givenLocationRow(adapters().uow);
+
+      expect(await lock(location.id)).toBeNull();
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toBeNull();
+    });
+
+    it('When an endpoint is saved, then it reads back field for field, secrets in clear and in order', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, {
+        events: ['table.occupied', 'table.freed'],
+        secrets: [
+          { secret: 'whsec_bmV3LXNlY3JldC1uZXctc2VjcmV0LW5ldw==', expiresAt: null },
+          {
+            secret: 'whsec_b2xkLXNlY3JldC1vbGQtc2VjcmV0LW9sZA==',
+            expiresAt: at('2026-11-22T09:00:00.123456Z'),
+          },
+        ],
+        disabledAt: at('2026-11-21T10:00:00.000009Z'),
+      });
+
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+
+      expect(await lock(location.id)).toStrictEqual(endpoint);
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toStrictEqual(endpoint);
+    });
+
+    it("When the location's endpoint is saved again, then the new state replaces the old one", async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id);
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      const changed: WebhookEndpoint = {
+        ...endpoint,
+        url: 'https://provider.example.com/hooks/v2',
+        events: ['floorplan.published'],
+        secrets: [
+          { secret: 'whsec_c2Vjb25kLXNlY3JldC1zZWNvbmQtc2Vjcg==', expiresAt: null },
+          ...endpoint.secrets.map((s) => ({ ...s, expiresAt: at('2026-11-22T09:00:00Z') })),
+        ],
+        updatedAt: at('2026-11-21T11:00:00.000002Z'),
+      };
+
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(changed));
+
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toStrictEqual(changed);
+    });
+
+    it('When an endpoint is deleted, then delete answers true once and the location has none', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(anEndpoint(location.id)));
+
+      const first = await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(location.id));
+      const second = await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(location.id));
+
+      expect([first, second]).toEqual([true, false]);
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toBeNull();
+    });
+
+    it('When an endpoint is deleted, then a new one can be registered for the location', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(anEndpoint(location.id)));
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(location.id));
+      const fresh = anEndpoint(location.id, { url: 'https://provider.example.com/fresh' });
+
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(fresh));
+
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toStrictEqual(fresh);
+    });
+
+    it('When one location has an endpoint, then another location neither sees nor deletes it', async () => {
+      const mine = await givenLocationRow(adapters().uow);
+      const other = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(mine.id);
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+
+      expect(await lock(other.id)).toBeNull();
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(other.id))).toBe(false);
+      expect(await adapters().queries.webhooks.findEndpoint(mine.id)).toStrictEqual(endpoint);
+    });
+
+    it('When a save rolls back, then the endpoint is not stored', async () => {
+      const location = await givenLocationRow(adapters().uow);
+
+      await rollBack(adapters().uow, (tx) => tx.webhookEndpoints.save(anEndpoint(location.id)));
+
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toBeNull();
+    });
+  });
+}
