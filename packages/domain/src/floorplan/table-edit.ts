@@ -23,6 +23,25 @@ export function applyTableEdit(room: Room, table: Table, patch: TablePatch): Out
   return problems.length > 0 ? fail('validation_failed', problems[0]!.message, problems) : ok(next);
 }
 
+/**
+ * The fields a backoffice edit may set; anything else a caller slips in (an id, a room) is
+ * ignored. A Record, so a field added to TablePatch fails the type-check until listed here.
+ */
+const EDITABLE: Record<keyof TablePatch, true> = {
+  label: true,
+  active: true,
+  x: true,
+  y: true,
+  rotation: true,
+  shape: true,
+  seatCount: true,
+  minCovers: true,
+  maxCovers: true,
+};
+
 function definedOnly(patch: TablePatch): Partial<Table> {
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<Table>;
+  const keys = Object.keys(EDITABLE) as (keyof TablePatch)[];
+  return Object.fromEntries(
+    keys.filter((key) => patch[key] !== undefined).map((key) => [key, patch[key]]),
+  ) as Partial<Table>;
 }

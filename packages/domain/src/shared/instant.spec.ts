@@ -11,12 +11,34 @@ describe('Instant.parse', () => {
     ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
     ['2000-02-29T00:00:00Z', '2000-02-29T00:00:00.000Z'],
     ['1969-12-31T23:59:59.999999Z', '1969-12-31T23:59:59.999Z'],
+    ['2026-11-20T19:01:00-23:59', '2026-11-21T19:00:00.000Z'],
+    ['2026-11-21T19:00:00+00:00', '2026-11-21T19:00:00.000Z'],
+    ['2026-11-21T19:00:00-00:00', '2026-11-21T19:00:00.000Z'],
+    ['2027-01-01T00:30:00+01:00', '2026-12-31T23:30:00.000Z'],
+    ['2026-12-31T23:30:00-01:00', '2027-01-01T00:30:00.000Z'],
+    ['2400-02-29T12:00:00Z', '2400-02-29T12:00:00.000Z'],
+    ['1900-02-28T12:00:00Z', '1900-02-28T12:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+    ['0099-12-31T23:59:59Z', '0099-12-31T23:59:59.000Z'],
+    ['9999-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999Z'],
+    ['2026-04-30T00:00:00Z', '2026-04-30T00:00:00.000Z'],
   ])('When %s is parsed, then it is the instant %s', (text, iso) => {
     expect(Instant.parse(text)?.toIso()).toBe(iso);
   });
 
   it.each([
     '2023-02-29T00:00:00Z',
+    '2100-02-29T00:00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-11-31T00:00:00Z',
+    '2026-11-00T00:00:00Z',
+    '2026-11-21T19:00.5Z',
+    '2026-11-21T9:00:00Z',
+    '2026-11-21T19:00:00+1:00',
+    '2026-11-21T19:00:00+01',
+    '2026-11-21T19:00:00Z ',
+    '+2026-11-21T19:00:00Z',
+    '-0001-01-01T00:00:00Z',
     '0000-01-01T00:00:00Z',
     '1900-02-29T00:00:00Z',
     '2026-04-31T00:00:00Z',
@@ -47,6 +69,23 @@ describe('Instant.parse', () => {
     expect(a.toIsoMicros()).toBe('2026-11-21T19:00:00.123456Z');
   });
 
+  it.each([
+    ['.1', '100000'],
+    ['.12', '120000'],
+    ['.123', '123000'],
+    ['.1234', '123400'],
+    ['.12345', '123450'],
+    ['.123456', '123456'],
+    ['.1234567', '123456'],
+    ['.123456789', '123456'],
+    ['.999999999999', '999999'],
+    ['.000000999', '000000'],
+  ])('When the fraction is %s, then the microseconds are %s', (fraction, micros) => {
+    expect(Instant.parse(`2026-11-21T19:00:00${fraction}Z`)?.toIsoMicros()).toBe(
+      `2026-11-21T19:00:00.${micros}Z`,
+    );
+  });
+
   it('When two instants differ by one microsecond, then they compare by it', () => {
     const a = Instant.parse('2026-11-21T19:00:00.000001Z')!;
     const b = Instant.parse('2026-11-21T19:00:00.000002Z')!;
@@ -67,4 +106,24 @@ describe('Instant.parse', () => {
     expect(Instant.fromDate(date).toDate().getTime()).toBe(date.getTime());
     expect(JSON.stringify({ at: Instant.fromDate(date) })).toBe('{"at":"2026-11-21T19:00:00.123Z"}');
   });
+});
+
+describe('Instant arithmetic', () => {
+  it('When micros are added, then the instant moves by exactly that many, across a day', () => {
+    const a = Instant.parse('2026-11-21T23:59:59.999999Z')!;
+
+    expect(a.plusMicros(1n).toIsoMicros()).toBe('2026-11-22T00:00:00.000000Z');
+    expect(a.plusMicros(-86_400_000_000n).toIsoMicros()).toBe('2026-11-20T23:59:59.999999Z');
+  });
+
+  it.each([
+    [1.9, 1000n],
+    [-1.9, -1000n],
+    [0, 0n],
+  ])(
+    'When %d epoch milliseconds are given, then the fraction is truncated to %s micros',
+    (millis, micros) => {
+      expect(Instant.fromEpochMillis(millis).epochMicros).toBe(micros);
+    },
+  );
 });

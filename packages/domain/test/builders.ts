@@ -1,0 +1,107 @@
+import { Instant } from '../src/shared/instant';
+import type { Reservation, ReservationInput } from '../src/reservations/reservation';
+import type { Order } from '../src/orders/order';
+import type { Room, Table, WorkingPlan } from '../src/floorplan/floor-plan';
+
+/** Parses a date-time the test writes by hand; a typo fails loudly instead of yielding null. */
+export function at(text: string): Instant {
+  const instant = Instant.parse(text);
+  if (instant === null) throw new Error(`not a date-time: ${text}`);
+  return instant;
+}
+
+export function reservationInput(overrides: Partial<ReservationInput> = {}): ReservationInput {
+  return {
+    externalId: 'r-1',
+    status: 'booked',
+    partyName: null,
+    covers: 2,
+    startsAt: at('2026-11-21T19:00:00Z'),
+    endsAt: null,
+    tableIds: [],
+    guest: null,
+    internalNote: null,
+    prepayment: null,
+    posOrderId: null,
+    updatedAt: at('2026-11-20T10:00:00Z'),
+    ...overrides,
+  };
+}
+
+export function storedReservation(overrides: Partial<Reservation> = {}): Reservation {
+  return {
+    ...reservationInput(),
+    id: 'res-stored',
+    locationId: 'loc-1',
+    linkedOrderId: null,
+    arrivedAt: null,
+    receivedAt: at('2026-11-20T10:00:01Z'),
+    ...overrides,
+  };
+}
+
+export function openOrderOn(tableIds: string[], overrides: Partial<Order> = {}): Order {
+  return {
+    id: 'o-1',
+    locationId: 'loc-1',
+    tableIds,
+    covers: 2,
+    spendMinor: 0,
+    currency: 'EUR',
+    status: 'open',
+    reservationExternalId: null,
+    items: [],
+    openedAt: at('2026-11-21T19:00:00Z'),
+    closedAt: null,
+    ...overrides,
+  };
+}
+
+export function table(overrides: Partial<Table> = {}): Table {
+  return {
+    id: 't-1',
+    roomId: 'room-1',
+    externalId: 'ext-t-1',
+    label: 'T1',
+    shape: 'round',
+    seatCount: 4,
+    minCovers: 1,
+    maxCovers: 4,
+    active: true,
+    x: 100,
+    y: 100,
+    rotation: 0,
+    ...overrides,
+  };
+}
+
+export function room(overrides: Partial<Room> = {}): Room {
+  return {
+    id: 'room-1',
+    externalId: 'ext-room-1',
+    name: 'Main',
+    order: 0,
+    canvasWidth: 1000,
+    canvasHeight: 1000,
+    decorations: [],
+    tables: [table()],
+    ...overrides,
+  };
+}
+
+export function workingPlan(overrides: Partial<WorkingPlan> = {}): WorkingPlan {
+  return {
+    locationId: 'loc-1',
+    status: 'empty',
+    publishedVersion: null,
+    publishedAt: null,
+    rooms: [],
+    ...overrides,
+  };
+}
+
+/** Deterministic id source: `id-1`, `id-2`, ... */
+export function sequentialIds(prefix = 'id'): () => string {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
