@@ -1,2 +1,4 @@
+export * from './in-memory';
+export * from './system';
 export * from './builders';
 export * from './contracts';

@@ -1,0 +1,124 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type {
+  IdGenerator,
+  Order,
+  Outcome,
+  Queries,
+  Reservation,
+  StoredEvent,
+  Transaction,
+  UnitOfWork,
+  WebhookDelivery,
+} from '@pis/domain';
+import { detach } from './detach';
+import {
+  InMemoryAccessQueries,
+  InMemoryApiKeyRepository,
+  InMemoryLocationRepository,
+} from './in-memory-access';
+import { InMemoryFloorPlanQueries, InMemoryFloorPlanRepository } from './in-memory-floor-plans';
+import { InMemoryOrderQueries, InMemoryOrderRepository } from './in-memory-orders';
+import { InMemoryOutbox } from './in-memory-outbox';
+import { InMemoryReservationQueries, InMemoryReservationRepository } from './in-memory-reservations';
+import {
+  InMemoryWebhookDeliveryRepository,
+  InMemoryWebhookEndpointRepository,
+  InMemoryWebhookQueries,
+} from './in-memory-webhooks';
+import { Mutex } from './mutex';
+import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './state';
+
+/**
+ * Everything the in-memory adapters hold, plus what a test may want to look at. Units of
+ * work run one at a time (serialisable by construction); each works on a copy-on-write
+ * draft that replaces the committed state only when the work resolves to a success.
+ */
+export class InMemoryStore {
+  private committed: State = emptyState();
+  private readonly mutex = new Mutex();
+  private readonly inUnitOfWork = new AsyncLocalStorage<true>();
+
+  constructor(private readonly ids: IdGenerator) {}
+
+  readonly uow: UnitOfWork = {
+    run: <T>(work: (tx: Transaction) => Promise<Outcome<T>>) => this.run(work),
+  };
+
+  /** The read side: always the committed state, never a running unit of work's writes. */
+  readonly queries: Queries = {
+    reservations: new InMemoryReservationQueries(() => this.reader()),
+    floorPlans: new InMemoryFloorPlanQueries(() => this.reader()),
+    orders: new InMemoryOrderQueries(() => this.reader()),
+    access: new InMemoryAccessQueries(() => this.reader()),
+    webhooks: new InMemoryWebhookQueries(() => this.reader()),
+  };
+
+  /** The location's committed outbox events, by sequence. */
+  events(locationId: string): StoredEvent[] {
+    return detach([...(this.committed.events.get(locationId) ?? [])]);
+  }
+
+  /** The location's committed reservations, in no particular order. */
+  reservations(locationId: string): Reservation[] {
+    return [...this.committed.reservations.values()].filter((r) => r.locationId === locationId).map(detach);
+  }
+
+  /** The location's committed orders, in no particular order. */
+  orders(locationId: string): Order[] {
+    return [...this.committed.orders.values()].filter((o) => o.locationId === locationId).map(detach);
+  }
+
+  /** The id of the open order standing on the table, or null. */
+  holderOf(locationId: string, tableId: string): string | null {
+    return this.committed.tableHolders.get(scoped(locationId, tableId)) ?? null;
+  }
+
+  /** Stores a delivery as the webhook relay would (waits for any running unit of work). */
+  async addDelivery(delivery: WebhookDelivery): Promise<void> {
+    await this.exclusive(async () => {
+      const deliveries = new Map(this.committed.deliveries).set(delivery.id, detach(delivery));
+      this.committed = { ...this.committed, deliveries };
+    });
+  }
+
+  private reader(): Reader {
+    return readerOf(this.committed);
+  }
+
+  private run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    return this.exclusive(async () => {
+      const draft = new Draft(this.committed);
+      let outcome: Outcome<T>;
+      try {
+        outcome = await work(this.transaction(draft));
+      } catch (error) {
+        draft.end();
+        throw error;
+      }
+      const next = draft.end();
+      if (outcome.ok) this.committed = next;
+      return outcome;
+    });
+  }
+
+  /** Runs `work` alone; starting it from inside a unit of work would wait for itself forever. */
+  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inUnitOfWork.getStore()) {
+      throw new Error('a unit of work (or a seeding call) was started inside another unit of work');
+    }
+    return this.mutex.lock(() => this.inUnitOfWork.run(true, work));
+  }
+
+  private transaction(draft: Draft): Transaction {
+    return {
+      reservations: new InMemoryReservationRepository(draft),
+      floorPlans: new InMemoryFloorPlanRepository(draft),
+      orders: new InMemoryOrderRepository(draft),
+      outbox: new InMemoryOutbox(draft, this.ids),
+      locations: new InMemoryLocationRepository(draft),
+      apiKeys: new InMemoryApiKeyRepository(draft),
+      webhookEndpoints: new InMemoryWebhookEndpointRepository(draft),
+      webhookDeliveries: new InMemoryWebhookDeliveryRepository(draft),
+    };
+  }
+}
