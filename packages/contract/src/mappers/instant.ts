@@ -1,0 +1,14 @@
+import { Instant } from '@pis/domain';
+
+/** Parses a date-time the schema has already accepted; anything else is a programming error. */
+export function toInstant(text: string): Instant {
+  const instant = Instant.parse(text);
+  if (instant === null) throw new Error(`date-time reached a mapper unvalidated: ${JSON.stringify(text)}`);
+  return instant;
+}
+
+export const toNullableInstant = (text: string | null | undefined): Instant | null =>
+  text === null || text === undefined ? null : toInstant(text);
+
+export const toNullableIso = (instant: Instant | null): string | null =>
+  instant === null ? null : instant.toIso();

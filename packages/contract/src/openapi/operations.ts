@@ -1,0 +1,12 @@
+import { backofficeOperations } from './backoffice-operations';
+import type { OperationSpec } from './operation-spec';
+import { providerOperations } from './provider-operations';
+
+/** Every endpoint of the service, provider API first. */
+export const operations: readonly OperationSpec[] = [...providerOperations, ...backofficeOperations];
+
+export function findOperation(operationId: string): OperationSpec {
+  const found = operations.find((op) => op.operationId === operationId);
+  if (!found) throw new Error(`the contract has no operation ${operationId}`);
+  return found;
+}

@@ -1,0 +1,162 @@
+import { authErrors, bodyErrors, type OperationSpec } from './operation-spec';
+
+const V1 = '/api/provider/v1';
+const provider = { security: 'providerKey', tag: 'provider' } as const;
+const webhooks = { security: 'providerKey', tag: 'webhooks' } as const;
+const externalIdParam = {
+  name: 'externalId',
+  description: "the provider's reservation id (1-128 characters)",
+};
+
+export const providerOperations: OperationSpec[] = [
+  {
+    ...provider,
+    operationId: 'createReservation',
+    method: 'post',
+    path: `${V1}/reservations`,
+    summary: 'Create a reservation keyed by its externalId',
+    body: 'ReservationRequest',
+    success: { status: 201, description: 'created; outcome is applied', schema: 'ReservationWriteResponse' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id',
+      ),
+      409: 'duplicate_reservation (the externalId exists), floorplan_not_published (tableIds before the first publish) or table_occupied',
+    },
+  },
+  {
+    ...provider,
+    operationId: 'listReservations',
+    method: 'get',
+    path: `${V1}/reservations`,
+    summary: 'Reservations whose startsAt lies in [from, to), by startsAt then id',
+    description:
+      'A reconciliation and debugging surface; cancelled reservations are listed too. The window is at most 31 days.',
+    query: 'ReservationListQuery',
+    success: { status: 200, description: 'one page of the window', schema: 'ReservationListResponse' },
+    errors: {
+      ...authErrors(true),
+      422: 'validation_failed: a missing or invalid parameter, from >= to, a window over 31 days or a malformed cursor',
+    },
+  },
+  {
+    ...provider,
+    operationId: 'updateReservation',
+    method: 'put',
+    path: `${V1}/reservations/{externalId}`,
+    summary: 'Full-body update of a reservation; last write wins on updatedAt',
+    description:
+      'A write whose updatedAt is older than or equal to the stored one is stale: 200, nothing applied, the stored reservation returned.',
+    pathParams: [externalIdParam],
+    body: 'ReservationRequest',
+    success: { status: 200, description: 'applied or stale', schema: 'ReservationWriteResponse' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed (also a body externalId different from the path one) or unknown_table_id',
+      ),
+      404: 'unknown_reservation: create it with POST first',
+      409: 'floorplan_not_published (tableIds before the first publish) or table_occupied (occupiedBy names the holder)',
+    },
+  },
+  {
+    ...provider,
+    operationId: 'getFloorPlan',
+    method: 'get',
+    path: `${V1}/floorplan`,
+    summary: 'The latest published floor plan',
+    success: { status: 200, description: 'the latest published version', schema: 'PublishedFloorPlan' },
+    errors: { ...authErrors(true), 404: 'floorplan_not_published: nothing has been published yet' },
+  },
+  {
+    ...provider,
+    operationId: 'importFloorPlan',
+    method: 'post',
+    path: `${V1}/floorplan/import`,
+    summary: 'One-shot import of the floor plan as a draft; returns the table-id mapping',
+    body: 'FloorPlanImportRequest',
+    success: { status: 201, description: 'the draft was created', schema: 'ImportResult' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas',
+      ),
+      409: 'draft_not_empty: rooms exist and replaceDraft is not true, or the plan has been published (import is closed for good)',
+    },
+  },
+  {
+    ...webhooks,
+    operationId: 'getWebhookEndpoint',
+    method: 'get',
+    path: `${V1}/webhook-endpoint`,
+    summary: "The location's webhook endpoint with its current secret",
+    success: { status: 200, description: 'the endpoint', schema: 'WebhookEndpoint' },
+    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+  },
+  {
+    ...webhooks,
+    operationId: 'putWebhookEndpoint',
+    method: 'put',
+    path: `${V1}/webhook-endpoint`,
+    summary: 'Register or replace the webhook endpoint (one per location)',
+    description:
+      'Replacing keeps the secrets (receivers keep verifying); the first registration creates one.',
+    body: 'WebhookEndpointRequest',
+    success: { status: 200, description: 'the endpoint as registered', schema: 'WebhookEndpoint' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address',
+      ),
+    },
+  },
+  {
+    ...webhooks,
+    operationId: 'deleteWebhookEndpoint',
+    method: 'delete',
+    path: `${V1}/webhook-endpoint`,
+    summary: 'Remove the webhook endpoint; nothing is delivered from then on',
+    success: { status: 204, description: 'removed', schema: null },
+    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+  },
+  {
+    ...webhooks,
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: `${V1}/webhook-endpoint/rotate-secret`,
+    summary: 'Issue a new signing secret; the previous one keeps signing beside it for 24 h',
+    success: { status: 200, description: 'the endpoint with its new secret', schema: 'WebhookEndpoint' },
+    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+  },
+  {
+    ...webhooks,
+    operationId: 'listWebhookDeliveries',
+    method: 'get',
+    path: `${V1}/webhook-deliveries`,
+    summary: 'Delivery records, newest first',
+    query: 'DeliveryListQuery',
+    success: { status: 200, description: 'one page of deliveries', schema: 'DeliveryListResponse' },
+    errors: { ...authErrors(true), 422: 'validation_failed: an invalid parameter or a malformed cursor' },
+  },
+  {
+    ...webhooks,
+    operationId: 'redeliverWebhook',
+    method: 'post',
+    path: `${V1}/webhook-deliveries/{deliveryId}/redeliver`,
+    summary: 'Queue a delivery again; its retry schedule starts over',
+    pathParams: [{ name: 'deliveryId', description: 'the id of a delivery record' }],
+    success: { status: 202, description: 'queued', schema: 'RedeliverResponse' },
+    errors: { ...authErrors(true), 404: 'not_found: the location has no such delivery' },
+  },
+  {
+    operationId: 'getOpenApiDocument',
+    method: 'get',
+    path: `${V1}/openapi.json`,
+    tag: 'provider',
+    security: 'none',
+    summary: 'This document',
+    success: { status: 200, description: 'the OpenAPI 3.1 document', schema: 'OpenApiDocument' },
+    errors: { 500: 'internal_error' },
+  },
+];

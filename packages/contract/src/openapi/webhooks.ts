@@ -1,0 +1,56 @@
+import type { ComponentName } from '../schemas/components';
+import { webhookHeaderParameters } from './responses';
+import { schemaRef } from './schema-refs';
+
+const EVENTS: { type: string; schema: ComponentName; summary: string }[] = [
+  {
+    type: 'floorplan.published',
+    schema: 'FloorplanPublishedEvent',
+    summary: 'The operator published a plan: GET the floor plan and check the stored mapping still resolves',
+  },
+  {
+    type: 'table.occupied',
+    schema: 'TableOccupiedEvent',
+    summary: 'One per table when an order opens on it or moves onto it',
+  },
+  {
+    type: 'table.freed',
+    schema: 'TableFreedEvent',
+    summary: 'One per table when its order closes, is voided or moves away',
+  },
+  {
+    type: 'table.spend_updated',
+    schema: 'TableSpendUpdatedEvent',
+    summary: "An open order's spend or covers changed",
+  },
+];
+
+/** OpenAPI 3.1 `webhooks`: what the service POSTs to the registered endpoint. */
+export function webhookOperations(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENTS.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: `webhook_${event.type.replace('.', '_')}`,
+          tags: ['webhooks'],
+          summary: event.summary,
+          description:
+            'Signed per Standard Webhooks. Delivered at least once, from a transactional outbox: ' +
+            'deduplicate on webhook-id and order on data.locationEventSequence.',
+          parameters: webhookHeaderParameters,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef(event.schema) } },
+          },
+          responses: {
+            '2XX': { description: 'received; any 2xx within the timeout (default 10 s) ends the delivery' },
+            default: {
+              description: 'anything else (or no answer in time) is retried on the schedule, then failed',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}

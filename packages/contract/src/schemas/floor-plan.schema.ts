@@ -1,0 +1,90 @@
+import { DECORATION_KIND_VALUES, TABLE_SHAPE_VALUES, canvasSize } from './floor-plan-import.schema';
+import { MAX_INT32, atLeast, dateTime, int, oneOfValues, responseObject, text } from './primitives';
+
+const tableProperties = {
+  id: { ...atLeast(1), description: 'stable UUID; the only table reference of the API and of webhooks' },
+  label: { ...text(1, 40), description: 'display-only; may be renamed' },
+  shape: oneOfValues(TABLE_SHAPE_VALUES),
+  seatCount: int(1, 1000),
+  minCovers: int(1, MAX_INT32),
+  maxCovers: int(1, MAX_INT32),
+  active: { type: 'boolean' },
+  x: { type: 'number' },
+  y: { type: 'number' },
+  rotation: { type: 'number', minimum: 0, exclusiveMaximum: 360 },
+} as const;
+
+export const publishedTableSchema = responseObject(tableProperties);
+
+export const publishedFloorPlanSchema = responseObject({
+  version: int(1, MAX_INT32),
+  publishedAt: dateTime(),
+  rooms: {
+    type: 'array',
+    items: responseObject({
+      id: atLeast(1),
+      name: text(1, 120),
+      order: int(0, MAX_INT32),
+      tables: { type: 'array', items: publishedTableSchema },
+    } as const),
+  },
+} as const);
+
+/** A table as it stands in the working plan (backoffice). */
+export const workingTableSchema = responseObject({
+  ...tableProperties,
+  roomId: atLeast(1),
+  externalId: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
+} as const);
+
+export const decorationSchema = responseObject({
+  kind: oneOfValues(DECORATION_KIND_VALUES),
+  x: { type: 'number' },
+  y: { type: 'number' },
+  width: canvasSize(),
+  height: canvasSize(),
+  rotation: { type: 'number', minimum: 0, exclusiveMaximum: 360 },
+  text: { type: ['string', 'null'], minLength: 1, maxLength: 200 },
+} as const);
+
+export const workingPlanSchema = responseObject({
+  status: oneOfValues(['empty', 'draft', 'published'] as const),
+  publishedVersion: { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT32 },
+  publishedAt: { type: ['string', 'null'], format: 'date-time' },
+  rooms: {
+    type: 'array',
+    items: responseObject({
+      id: atLeast(1),
+      externalId: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
+      name: text(1, 120),
+      order: int(0, MAX_INT32),
+      canvasWidth: canvasSize(),
+      canvasHeight: canvasSize(),
+      decorations: { type: 'array', items: decorationSchema },
+      tables: { type: 'array', items: workingTableSchema },
+    } as const),
+  },
+} as const);
+
+export const publishResponseSchema = responseObject({
+  version: int(1, MAX_INT32),
+  publishedAt: dateTime(),
+} as const);
+
+/** Every field optional, at least one; the same bounds as the import. */
+export const tablePatchRequestSchema = {
+  type: 'object',
+  properties: {
+    label: text(1, 40),
+    active: { type: 'boolean' },
+    x: { type: 'number' },
+    y: { type: 'number' },
+    rotation: { type: 'number' },
+    shape: oneOfValues(TABLE_SHAPE_VALUES),
+    seatCount: int(1, 1000),
+    minCovers: int(1, MAX_INT32),
+    maxCovers: int(1, MAX_INT32),
+  },
+  minProperties: 1,
+  additionalProperties: false,
+} as const;

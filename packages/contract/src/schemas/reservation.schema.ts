@@ -1,0 +1,139 @@
+import {
+  MAX_INT32,
+  arrayOf,
+  atLeast,
+  closedObject,
+  dateTime,
+  int,
+  nullableDateTime,
+  nullableInt,
+  nullableText,
+  oneOfValues,
+  responseObject,
+  text,
+} from './primitives';
+
+export const RESERVATION_STATUS_VALUES = [
+  'booked',
+  'confirmed',
+  'arrived',
+  'seated',
+  'finished',
+  'no_show',
+  'cancelled',
+] as const;
+
+const recentVisitProperties = {
+  occurredAt: dateTime(),
+  tableLabel: nullableText(1, 40),
+  covers: nullableInt(1, MAX_INT32),
+  spendMinor: nullableInt(0, MAX_INT32),
+  outcome: oneOfValues(['completed', 'in_progress', 'no_show'] as const),
+} as const;
+
+export const recentVisitRequestSchema = closedObject(recentVisitProperties, ['occurredAt', 'outcome']);
+export const recentVisitResponseSchema = responseObject(recentVisitProperties);
+
+const guestProperties = <V>(recentVisit: V) =>
+  ({
+    name: nullableText(1, 120),
+    phone: nullableText(1, 40),
+    email: nullableText(1, 254),
+    vip: { type: 'boolean', default: false },
+    firstVisit: { type: 'boolean', default: false },
+    visitCount: nullableInt(0, MAX_INT32),
+    occasion: nullableText(1, 120),
+    allergies: nullableText(1, 500),
+    tags: { ...arrayOf(text(1, 40), 20), default: [] },
+    memberSince: nullableDateTime(),
+    averageSpendMinor: nullableInt(0, MAX_INT32),
+    noShowCount: nullableInt(0, MAX_INT32),
+    recentVisits: { ...arrayOf(recentVisit, 20), default: [] },
+  }) as const;
+
+/** Guest, recent-visit and prepayment objects are nullable wherever they appear; null when absent. */
+export const guestRequestSchema = {
+  ...closedObject(guestProperties(recentVisitRequestSchema), []),
+  type: ['object', 'null'],
+  default: null,
+} as const;
+export const guestResponseSchema = {
+  ...responseObject(guestProperties(recentVisitResponseSchema)),
+  type: ['object', 'null'],
+} as const;
+
+const prepaymentItemProperties = { label: text(1, 120), amountMinor: int(0, MAX_INT32) } as const;
+export const prepaymentItemRequestSchema = closedObject(prepaymentItemProperties, ['label', 'amountMinor']);
+export const prepaymentItemResponseSchema = responseObject(prepaymentItemProperties);
+
+const imprintProperties = {
+  amountMinor: int(1, MAX_INT32),
+  status: oneOfValues(['active', 'released', 'charged'] as const),
+} as const;
+export const imprintRequestSchema = {
+  ...closedObject(imprintProperties, ['amountMinor', 'status']),
+  type: ['object', 'null'],
+  default: null,
+} as const;
+export const imprintResponseSchema = {
+  ...responseObject(imprintProperties),
+  type: ['object', 'null'],
+} as const;
+
+const prepaymentProperties = <I, M>(item: I, imprint: M) =>
+  ({
+    prepaidMinor: int(0, MAX_INT32),
+    currency: text(3, 3),
+    items: { ...arrayOf(item, 50), default: [] },
+    imprint,
+  }) as const;
+export const prepaymentRequestSchema = {
+  ...closedObject(prepaymentProperties(prepaymentItemRequestSchema, imprintRequestSchema), [
+    'prepaidMinor',
+    'currency',
+  ]),
+  type: ['object', 'null'],
+  default: null,
+} as const;
+export const prepaymentResponseSchema = {
+  ...responseObject(prepaymentProperties(prepaymentItemResponseSchema, imprintResponseSchema)),
+  type: ['object', 'null'],
+} as const;
+
+const reservationProperties = <G, P>(guest: G, prepayment: P) =>
+  ({
+    externalId: text(1, 128),
+    status: oneOfValues(RESERVATION_STATUS_VALUES),
+    partyName: nullableText(1, 120),
+    covers: int(1, MAX_INT32),
+    startsAt: dateTime(),
+    endsAt: nullableDateTime(),
+    // Duplicates are refused here (path `/tableIds/<i>`); the domain checks them again.
+    tableIds: { ...arrayOf(atLeast(1), 20), uniqueItems: true, default: [] },
+    guest,
+    internalNote: nullableText(1, 500),
+    prepayment,
+    // Not in the spec's field table but in its samples: accepted and echoed (decisions section 1).
+    posOrderId: nullableText(1, 128),
+    updatedAt: dateTime(),
+  }) as const;
+
+/** The POST and PUT body. */
+export const reservationRequestSchema = closedObject(
+  reservationProperties(guestRequestSchema, prepaymentRequestSchema),
+  ['externalId', 'status', 'covers', 'startsAt', 'updatedAt'],
+);
+
+/** Every request field with its default filled, plus what the service sets. */
+export const reservationResponseSchema = responseObject({
+  id: atLeast(1),
+  ...reservationProperties(guestResponseSchema, prepaymentResponseSchema),
+  linkedOrderId: { type: ['string', 'null'] },
+  arrivedAt: { type: ['string', 'null'], format: 'date-time' },
+  receivedAt: dateTime(),
+} as const);
+
+export const reservationWriteResponseSchema = responseObject({
+  outcome: oneOfValues(['applied', 'stale'] as const),
+  reservation: reservationResponseSchema,
+} as const);

@@ -1,0 +1,86 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import { componentSchemas, type ComponentName, type QueryName } from '../schemas/components';
+import type * as W from '../wire-types';
+import { invalid, valid, type Checked } from './checked';
+import { toDetails } from './error-details';
+import { dateTimeFormat } from './formats';
+import { coerceQuery } from './query';
+
+export interface ContractValidator {
+  /** Any named schema (requests, responses, webhook bodies); the typed checks below are preferred. */
+  check(name: ComponentName, value: unknown): Checked<unknown>;
+  /** A query object (e.g. Express `req.query`) after integer coercion. */
+  query(name: QueryName, raw: unknown): Checked<unknown>;
+
+  reservationRequest(body: unknown): Checked<W.ReservationRequest>;
+  reservationListQuery(raw: unknown): Checked<W.ReservationListQuery>;
+  floorPlanImportRequest(body: unknown): Checked<W.FloorPlanImportRequest>;
+  webhookEndpointRequest(body: unknown): Checked<W.WebhookEndpointRequest>;
+  deliveryListQuery(raw: unknown): Checked<W.DeliveryListQuery>;
+  locationCreateRequest(body: unknown): Checked<W.LocationCreateRequest>;
+  tablePatchRequest(body: unknown): Checked<W.TablePatchRequest>;
+  orderCreateRequest(body: unknown): Checked<W.OrderCreateRequest>;
+  orderItemRequest(body: unknown): Checked<W.OrderItemRequest>;
+  orderMoveRequest(body: unknown): Checked<W.OrderMoveRequest>;
+  orderListQuery(raw: unknown): Checked<W.OrderListQuery>;
+  webhookEventBody(body: unknown): Checked<W.WebhookEventBody>;
+}
+
+/** The one ajv instance of the contract, compiled once at start (strict, all errors, no defaults). */
+export function createAjv(): Ajv2020 {
+  return new Ajv2020({
+    allErrors: true,
+    strict: true,
+    useDefaults: false,
+    coerceTypes: false,
+    formats: { 'date-time': dateTimeFormat },
+  });
+}
+
+export function createValidator(): ContractValidator {
+  const ajv = createAjv();
+  const compiled = new Map<ComponentName, ValidateFunction>();
+  for (const [name, schema] of Object.entries(componentSchemas)) {
+    compiled.set(name as ComponentName, ajv.compile(schema));
+  }
+  // The compiled schema is the type's own source, so a value it accepts has that type.
+  const check = <T = unknown>(name: ComponentName, value: unknown): Checked<T> => {
+    const fn = compiled.get(name)!;
+    return fn(value) ? valid(value as T) : invalid(toDetails(fn.errors));
+  };
+  const request = <T>(name: ComponentName, value: unknown) => check<T>(name, value);
+  const query = <T = unknown>(name: QueryName, raw: unknown) => check<T>(name, coerceQuery(name, raw));
+
+  return {
+    check,
+    query,
+    reservationRequest: (body) => request('ReservationRequest', body),
+    reservationListQuery: (raw) => query('ReservationListQuery', raw),
+    floorPlanImportRequest: (body) => request('FloorPlanImportRequest', body),
+    webhookEndpointRequest: (body) => request('WebhookEndpointRequest', body),
+    deliveryListQuery: (raw) => query('DeliveryListQuery', raw),
+    locationCreateRequest: (body) => request('LocationCreateRequest', body),
+    tablePatchRequest: (body) => request('TablePatchRequest', body),
+    orderCreateRequest: (body) => request('OrderCreateRequest', body),
+    orderItemRequest: (body) => request('OrderItemRequest', body),
+    orderMoveRequest: (body) => request('OrderMoveRequest', body),
+    orderListQuery: (raw) => query('OrderListQuery', raw),
+    webhookEventBody: (body) => {
+      const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
+      const name = EVENT_SCHEMAS[String(type)];
+      if (name === undefined) {
+        return invalid([
+          { path: '/type', message: `must be one of: ${Object.keys(EVENT_SCHEMAS).join(', ')}` },
+        ]);
+      }
+      return check<W.WebhookEventBody>(name, body);
+    },
+  };
+}
+
+const EVENT_SCHEMAS: Record<string, ComponentName> = {
+  'floorplan.published': 'FloorplanPublishedEvent',
+  'table.occupied': 'TableOccupiedEvent',
+  'table.freed': 'TableFreedEvent',
+  'table.spend_updated': 'TableSpendUpdatedEvent',
+};

@@ -1,0 +1,53 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import type { componentSchemas } from './schemas/components';
+
+type Schemas = typeof componentSchemas;
+
+/** A request as it arrives: defaulted properties may be absent (the mappers fill them). */
+export type WireRequest<K extends keyof Schemas> = FromSchema<
+  Schemas[K],
+  { keepDefaultedPropertiesOptional: true }
+>;
+/** A response (or webhook body): every property present. */
+export type WireResponse<K extends keyof Schemas> = FromSchema<Schemas[K]>;
+
+export type ReservationRequest = WireRequest<'ReservationRequest'>;
+export type ReservationResponse = WireResponse<'Reservation'>;
+export type GuestResponse = WireResponse<'Guest'>;
+export type PrepaymentResponse = WireResponse<'Prepayment'>;
+export type ReservationWriteResponse = WireResponse<'ReservationWriteResponse'>;
+export type ReservationListQuery = WireRequest<'ReservationListQuery'>;
+export type ReservationListResponse = WireResponse<'ReservationListResponse'>;
+
+export type FloorPlanImportRequest = WireRequest<'FloorPlanImportRequest'>;
+export type ImportResultResponse = WireResponse<'ImportResult'>;
+export type PublishedFloorPlanResponse = WireResponse<'PublishedFloorPlan'>;
+export type WorkingPlanResponse = WireResponse<'WorkingPlan'>;
+export type WorkingTableResponse = WireResponse<'WorkingTable'>;
+export type PublishResponse = WireResponse<'PublishResponse'>;
+export type TablePatchRequest = WireRequest<'TablePatchRequest'>;
+
+export type WebhookEndpointRequest = WireRequest<'WebhookEndpointRequest'>;
+export type WebhookEndpointResponse = WireResponse<'WebhookEndpoint'>;
+export type DeliveryListQuery = WireRequest<'DeliveryListQuery'>;
+export type DeliveryListResponse = WireResponse<'DeliveryListResponse'>;
+export type DeliveryResponse = WireResponse<'Delivery'>;
+export type RedeliverResponse = WireResponse<'RedeliverResponse'>;
+export type WebhookEventBody =
+  | WireResponse<'FloorplanPublishedEvent'>
+  | WireResponse<'TableOccupiedEvent'>
+  | WireResponse<'TableFreedEvent'>
+  | WireResponse<'TableSpendUpdatedEvent'>;
+
+export type LocationCreateRequest = WireRequest<'LocationCreateRequest'>;
+export type LocationResponse = WireResponse<'Location'>;
+export type ApiKeyResponse = WireResponse<'ApiKey'>;
+export type OrderCreateRequest = WireRequest<'OrderCreateRequest'>;
+export type OrderItemRequest = WireRequest<'OrderItemRequest'>;
+export type OrderMoveRequest = WireRequest<'OrderMoveRequest'>;
+export type OrderResponse = WireResponse<'Order'>;
+export type OrderListQuery = WireRequest<'OrderListQuery'>;
+export type OrderListResponse = WireResponse<'OrderListResponse'>;
+
+export type ErrorEnvelope = WireResponse<'ErrorEnvelope'>;
+export type WireErrorCode = ErrorEnvelope['error']['code'];
