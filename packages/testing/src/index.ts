@@ -1,4 +1,5 @@
 export * from './in-memory';
 export * from './system';
 export * from './builders';
+export * from './scenarios';
 export * from './contracts';
