@@ -97,6 +97,10 @@ export class InitialSchema1764000000000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX orders_location_newest ON orders (location_id, opened_at DESC, id DESC)`);
     await q.query(`ALTER TABLE dining_tables ADD FOREIGN KEY (open_order_id) REFERENCES orders(id)`);
+    // Freeing an order's tables finds them by the order (and the foreign key checks use it).
+    await q.query(
+      `CREATE INDEX dining_tables_open_order ON dining_tables (open_order_id) WHERE open_order_id IS NOT NULL`,
+    );
 
     await q.query(`
       CREATE TABLE reservations (

@@ -1,0 +1,38 @@
+import type { WorkingPlan } from '@pis/domain';
+import { workingPlanToDomain, type TableColumns } from '../mappers/floor-plan.mapper';
+import type { FloorPlanRow } from '../schemas/floor-plan.schema';
+import type { RoomRow } from '../schemas/room.schema';
+import type { Sql } from './sql';
+
+/**
+ * Rooms by (order, id), tables by (label, id). Labels compare in the "C" collation, byte
+ * order, which is how the domain and the in-memory adapters compare strings.
+ */
+export async function readWorkingPlan(
+  sql: Sql,
+  locationId: string,
+  plan: FloorPlanRow | null,
+): Promise<WorkingPlan> {
+  const rooms = await sql.rows<RoomRow>(
+    `SELECT * FROM rooms WHERE location_id = $1 ORDER BY sort_order, id`,
+    [locationId],
+  );
+  const tables =
+    rooms.length === 0
+      ? []
+      : await sql.rows<TableColumns>(
+          `SELECT id, location_id, room_id, external_id, label, shape, seat_count, min_covers, max_covers,
+                  active, x, y, rotation
+           FROM dining_tables WHERE location_id = $1 ORDER BY label COLLATE "C", id`,
+          [locationId],
+        );
+  return workingPlanToDomain(locationId, plan, rooms, tables);
+}
+
+export const EMPTY_PLAN = (locationId: string): WorkingPlan => ({
+  locationId,
+  status: 'empty',
+  publishedVersion: null,
+  publishedAt: null,
+  rooms: [],
+});

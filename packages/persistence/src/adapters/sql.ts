@@ -1,0 +1,58 @@
+import type { EntitySchema, EntityManager, QueryRunner } from 'typeorm';
+
+/**
+ * Raw parameterised SQL on one query runner, with results shaped the same on `pg` and
+ * PGlite (TypeORM's unstructured results differ by command), plus the EntitySchema
+ * conversions for statements TypeORM's builders cannot express.
+ */
+export class Sql {
+  constructor(readonly runner: QueryRunner) {}
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  async rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    const result = await this.runner.query(text, params, true);
+    return (result.records ?? []) as T[];
+  }
+
+  async first<T>(text: string, params: unknown[] = []): Promise<T | null> {
+    return (await this.rows<T>(text, params))[0] ?? null;
+  }
+
+  /**
+   * The column list and parameters of an INSERT of `rows` into the schema's table, each value
+   * converted as TypeORM would (jsonb serialised, instants kept as text). `$n` numbering starts
+   * after `offset` parameters.
+   */
+  insertValues<R extends object>(
+    schema: EntitySchema<R>,
+    rows: Partial<R>[],
+    offset = 0,
+  ): { columns: string; values: string; params: unknown[] } {
+    const metadata = this.runner.connection.getMetadata(schema);
+    const columns = metadata.columns.filter((c) => c.isInsert);
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const placeholders = columns.map((column) => {
+        const value = (row as Record<string, unknown>)[column.propertyName];
+        params.push(this.runner.connection.driver.preparePersistentValue(value, column));
+        return `$${offset + params.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    return {
+      columns: columns.map((c) => `"${c.databaseName}"`).join(', '),
+      values: tuples.join(', '),
+      params,
+    };
+  }
+}
+
+/** Splits rows for multi-row statements (PostgreSQL takes at most 65535 parameters). */
+export function chunks<T>(items: readonly T[], size = 1000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,101 @@
+import type { Outcome, StoredEvent, Transaction, UnitOfWork } from '@pis/domain';
+import type { SecretCipher } from '../mappers/webhook.mapper';
+import type { DbSession } from './db-session';
+import { TypeormTransaction } from './typeorm-transaction';
+
+/** Called after a commit that appended events, with what it appended (in sequence order per location). */
+export type EventsCommittedListener = (events: StoredEvent[]) => void;
+
+export interface UnitOfWorkSettings {
+  /** How many times the whole work runs at most when the database aborts it for a deadlock or a serialisation failure. */
+  maxAttempts?: number;
+  /** Reports a listener that threw (the command has committed; the error must not reach it). */
+  onListenerError?: (error: unknown) => void;
+}
+
+/** deadlock_detected, serialization_failure */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/**
+ * One READ COMMITTED transaction per `run` on one query runner: commit when the work
+ * resolves to a success, roll back when it resolves to a failure or throws, release the
+ * connection always. Read-side queries called by the work run on the same transaction.
+ */
+export class TypeormUnitOfWork implements UnitOfWork {
+  private readonly listeners = new Set<EventsCommittedListener>();
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly session: DbSession,
+    private readonly cipher: SecretCipher,
+    private readonly settings: UnitOfWorkSettings = {},
+  ) {
+    this.maxAttempts = settings.maxAttempts ?? 4;
+  }
+
+  /**
+   * In-process wake-up for a relay after a commit that appended events, for the embedded
+   * mode where LISTEN/NOTIFY may not reach it. Answers a function that unregisters it.
+   */
+  onEventsCommitted(listener: EventsCommittedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(work);
+      } catch (error) {
+        if (attempt >= this.maxAttempts || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+        await pause(attempt);
+      }
+    }
+  }
+
+  private async once<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    const runner = this.session.dataSource.createQueryRunner();
+    const appended: StoredEvent[] = [];
+    try {
+      await runner.startTransaction('READ COMMITTED');
+      const outcome = await this.session.within(runner, () =>
+        work(new TypeormTransaction(runner, this.cipher, appended)),
+      );
+      if (outcome.ok) {
+        await runner.commitTransaction();
+        if (appended.length > 0) this.announce(appended);
+      } else {
+        await runner.rollbackTransaction();
+      }
+      return outcome;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private announce(events: StoredEvent[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch (error) {
+        this.settings.onListenerError?.(error);
+      }
+    }
+  }
+}
+
+/** The SQLSTATE of a failed statement (TypeORM's QueryFailedError copies the driver error's fields). */
+function sqlState(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e.code ?? e.driverError?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A short random pause, longer with each attempt, so the retried transactions do not meet again at once. */
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+}

@@ -1,0 +1,30 @@
+import type { DomainEvent, EventType, StoredEvent } from '@pis/domain';
+import { instantFromDb, instantToDb } from '../db-instant';
+import type { OutboxEventRow } from '../schemas/outbox-event.schema';
+
+/** A new outbox row: `created_at` is the database's, and the relay has not seen it yet. */
+export type NewOutboxEventRow = Omit<OutboxEventRow, 'created_at'>;
+
+export const outboxEventMapper = {
+  toDomain(row: Omit<OutboxEventRow, 'created_at' | 'relayed_at'>): StoredEvent {
+    return {
+      id: row.id,
+      locationId: row.location_id,
+      sequence: row.sequence,
+      type: row.type as EventType,
+      occurredAt: instantFromDb(row.occurred_at),
+      data: row.data,
+    } as StoredEvent;
+  },
+  toPersistence(locationId: string, id: string, sequence: number, event: DomainEvent): NewOutboxEventRow {
+    return {
+      id,
+      location_id: locationId,
+      sequence,
+      type: event.type,
+      occurred_at: instantToDb(event.occurredAt),
+      data: { ...event.data },
+      relayed_at: null,
+    };
+  },
+};

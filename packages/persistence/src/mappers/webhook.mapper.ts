@@ -1,0 +1,69 @@
+import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '@pis/domain';
+import { instantFromDb, instantToDb, nullableInstantFromDb, nullableInstantToDb } from '../db-instant';
+import type { WebhookAttemptRow } from '../schemas/webhook-attempt.schema';
+import type { WebhookDeliveryRow } from '../schemas/webhook-delivery.schema';
+import type { WebhookEndpointRow } from '../schemas/webhook-endpoint.schema';
+
+/** Reversible protection of webhook secrets at rest (e.g. `AesGcmSecretCipher` of `@pis/runtime`). */
+export interface SecretCipher {
+  encrypt(plain: string): string;
+  decrypt(stored: string): string;
+}
+
+export const webhookEndpointMapper = {
+  toDomain(row: WebhookEndpointRow, cipher: SecretCipher): WebhookEndpoint {
+    return {
+      id: row.id,
+      locationId: row.location_id,
+      url: row.url,
+      events: [...row.events] as EventType[],
+      secrets: row.secrets.map((s) => ({
+        secret: cipher.decrypt(s.secret),
+        expiresAt: nullableInstantFromDb(s.expiresAt),
+      })),
+      createdAt: instantFromDb(row.created_at),
+      updatedAt: instantFromDb(row.updated_at),
+      disabledAt: nullableInstantFromDb(row.disabled_at),
+    };
+  },
+  toPersistence(endpoint: WebhookEndpoint, cipher: SecretCipher): WebhookEndpointRow {
+    return {
+      id: endpoint.id,
+      location_id: endpoint.locationId,
+      url: endpoint.url,
+      events: [...endpoint.events],
+      secrets: endpoint.secrets.map((s) => ({
+        secret: cipher.encrypt(s.secret),
+        expiresAt: nullableInstantToDb(s.expiresAt),
+      })),
+      created_at: instantToDb(endpoint.createdAt),
+      updated_at: instantToDb(endpoint.updatedAt),
+      disabled_at: nullableInstantToDb(endpoint.disabledAt),
+    };
+  },
+};
+
+/** The attempt rows of one delivery, oldest first. */
+export function webhookDeliveryToDomain(
+  row: WebhookDeliveryRow,
+  attempts: WebhookAttemptRow[],
+): WebhookDelivery {
+  return {
+    id: row.id,
+    locationId: row.location_id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type as EventType,
+    sequence: row.sequence,
+    status: row.status as DeliveryStatus,
+    attempts: attempts.map((a) => ({
+      attemptedAt: instantFromDb(a.attempted_at),
+      responseStatus: a.response_status,
+      durationMs: a.duration_ms,
+      error: a.error,
+    })),
+    nextAttemptAt: nullableInstantFromDb(row.next_attempt_at),
+    createdAt: instantFromDb(row.created_at),
+    updatedAt: instantFromDb(row.updated_at),
+  };
+}

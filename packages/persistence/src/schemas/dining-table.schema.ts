@@ -1,0 +1,45 @@
+import { EntitySchema } from 'typeorm';
+import { bool, float, int, primaryUuid, text, uuid } from './columns';
+
+export interface DiningTableRow {
+  id: string;
+  location_id: string;
+  room_id: string;
+  external_id: string | null;
+  label: string;
+  shape: string;
+  seat_count: number;
+  min_covers: number;
+  max_covers: number;
+  /** In the working plan. */
+  active: boolean;
+  x: number;
+  y: number;
+  rotation: number;
+  /** In the latest published plan; null while the table was never published. */
+  published_active: boolean | null;
+  /** The open order standing on the table: one column, so never two. */
+  open_order_id: string | null;
+}
+
+export const diningTableSchema = new EntitySchema<DiningTableRow>({
+  name: 'dining_table',
+  tableName: 'dining_tables',
+  columns: {
+    id: primaryUuid(),
+    location_id: uuid(),
+    room_id: uuid(),
+    external_id: text(true),
+    label: text(),
+    shape: text(),
+    seat_count: int(),
+    min_covers: int(),
+    max_covers: int(),
+    active: bool(),
+    x: float(),
+    y: float(),
+    rotation: float(),
+    published_active: bool(true),
+    open_order_id: uuid({ nullable: true }),
+  },
+});

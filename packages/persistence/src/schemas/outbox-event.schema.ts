@@ -1,0 +1,32 @@
+import { EntitySchema } from 'typeorm';
+import { bigint, instant, jsonb, primaryUuid, text, uuid, type InstantText } from './columns';
+
+export interface OutboxEventRow {
+  id: string;
+  location_id: string;
+  /** The event's locationEventSequence: per location, strictly increasing in commit order. */
+  sequence: number;
+  type: string;
+  occurred_at: InstantText;
+  /** The event's `data` without the sequence (the relay adds it to the webhook body). */
+  data: Record<string, unknown>;
+  /** Set by the database (clock_timestamp()). */
+  created_at: InstantText;
+  /** Set once the relay has fanned the event out to deliveries. */
+  relayed_at: InstantText | null;
+}
+
+export const outboxEventSchema = new EntitySchema<OutboxEventRow>({
+  name: 'outbox_event',
+  tableName: 'outbox_events',
+  columns: {
+    id: primaryUuid(),
+    location_id: uuid(),
+    sequence: bigint(),
+    type: text(),
+    occurred_at: instant(),
+    data: jsonb(),
+    created_at: { type: 'timestamptz', insert: false, update: false },
+    relayed_at: instant(true),
+  },
+});

@@ -1,0 +1,35 @@
+import { EntitySchema } from 'typeorm';
+import { instant, jsonb, primaryUuid, text, textArray, uuid, type InstantText } from './columns';
+
+/** `secret` is the cipher's output, never the secret in clear. */
+export interface StoredSecretJson {
+  secret: string;
+  expiresAt: string | null;
+}
+
+export interface WebhookEndpointRow {
+  id: string;
+  location_id: string;
+  url: string;
+  events: string[];
+  /** Current secret first, then rotated-out ones still inside their overlap window. */
+  secrets: StoredSecretJson[];
+  created_at: InstantText;
+  updated_at: InstantText;
+  disabled_at: InstantText | null;
+}
+
+export const webhookEndpointSchema = new EntitySchema<WebhookEndpointRow>({
+  name: 'webhook_endpoint',
+  tableName: 'webhook_endpoints',
+  columns: {
+    id: primaryUuid(),
+    location_id: uuid({ unique: true }),
+    url: text(),
+    events: textArray(),
+    secrets: jsonb(),
+    created_at: instant(),
+    updated_at: instant(),
+    disabled_at: instant(true),
+  },
+});
