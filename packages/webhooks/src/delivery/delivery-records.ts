@@ -1,0 +1,168 @@
+import { Instant, type EventType, type StoredEvent } from '@pis/domain';
+import type { DataSource } from 'typeorm';
+import { statement, transaction } from '../sql/sql';
+import type { SendResult } from './http-sender';
+import type { AttemptDecision } from './retry-policy';
+
+/** A pending delivery this process holds a lease on (its `next_attempt_at` pushed ahead). */
+export interface ClaimedDelivery {
+  id: string;
+  locationId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: EventType;
+  generation: number;
+  /** Attempts made in this generation before the claimed one. */
+  attemptCount: number;
+}
+
+export type ClaimById =
+  | { kind: 'claimed'; delivery: ClaimedDelivery }
+  /** Pending, but its next attempt (or another holder's lease) is not due before this epoch ms. */
+  | { kind: 'not-due'; dueAt: number }
+  /** Nothing to do: no such delivery, already settled, or redelivered under a newer generation. */
+  | { kind: 'nothing-to-do'; why: 'gone' | 'settled' | 'superseded' };
+
+interface ClaimRow {
+  id: string;
+  location_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: EventType;
+  generation: number;
+  attempt_count: number;
+}
+
+const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.event_id, d.event_type, d.generation, d.attempt_count`;
+/** SQL for "now plus the milliseconds in parameter `param`". */
+const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
+
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
+  id: r.id,
+  locationId: r.location_id,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  generation: Number(r.generation),
+  attemptCount: Number(r.attempt_count),
+});
+
+/**
+ * The delivery rows as the sender side reads and writes them. Scheduling runs on the
+ * database clock (`clock_timestamp()`), so processes with skewed clocks agree on what is
+ * due. A claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so no other process
+ * attempts the delivery meanwhile, and a process that dies mid-attempt only delays it.
+ */
+export class DeliveryRecords {
+  constructor(
+    private readonly db: DataSource,
+    private readonly leaseMs: number,
+  ) {}
+
+  /** Claims one delivery for the attempt a queue job of `generation` stands for. */
+  async claimById(id: string, generation: number): Promise<ClaimById> {
+    const [claimed] = await statement<ClaimRow>(
+      this.db,
+      `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
+        WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending'
+          AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [id, generation, this.leaseMs],
+    );
+    if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+    const [row] = await statement<{ status: string; generation: number; due_ms: number | null }>(
+      this.db,
+      `SELECT status, generation, (extract(epoch FROM next_attempt_at) * 1000)::float8 AS due_ms
+         FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    );
+    if (!row) return { kind: 'nothing-to-do', why: 'gone' };
+    if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
+    if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
+    return { kind: 'not-due', dueAt: Number(row.due_ms ?? Date.now()) };
+  }
+
+  /**
+   * Claims up to `limit` due pending deliveries that no other process has locked (the
+   * in-process poller). Without a queue, `queued_generation` is the generation the attempt
+   * count belongs to: a redelivered (newer) generation starts the retry schedule over.
+   */
+  async claimDue(limit: number): Promise<ClaimedDelivery[]> {
+    const claimed = await statement<ClaimRow>(
+      this.db,
+      `UPDATE webhook_deliveries d
+          SET next_attempt_at = ${msFromNow('$2')},
+              attempt_count = CASE WHEN d.queued_generation IS DISTINCT FROM d.generation THEN 0 ELSE d.attempt_count END,
+              queued_generation = d.generation
+         FROM (SELECT id FROM webhook_deliveries
+                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
+        WHERE d.id = due.id
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [limit, this.leaseMs],
+    );
+    return claimed.map(toClaimed);
+  }
+
+  async loadEvent(eventId: string): Promise<StoredEvent> {
+    const [row] = await statement<{
+      id: string;
+      location_id: string;
+      sequence: string;
+      type: EventType;
+      occurred_micros: string;
+      data: unknown;
+    }>(
+      this.db,
+      `SELECT id, location_id, sequence::text AS sequence, type, data,
+              (extract(epoch FROM occurred_at) * 1000000)::bigint::text AS occurred_micros
+         FROM outbox_events WHERE id = $1`,
+      [eventId],
+    );
+    if (!row) throw new Error(`outbox event ${eventId} does not exist`);
+    return {
+      id: row.id,
+      locationId: row.location_id,
+      sequence: Number(row.sequence),
+      type: row.type,
+      occurredAt: Instant.fromEpochMicros(BigInt(row.occurred_micros)),
+      data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as never,
+    } as StoredEvent;
+  }
+
+  /**
+   * Records the attempt and what follows it, in one transaction. The delivery row changes
+   * only while it is still the claimed generation: a redelivery requested meanwhile wins.
+   */
+  async recordAttempt(
+    delivery: ClaimedDelivery,
+    attemptedAt: Date,
+    result: SendResult,
+    decision: AttemptDecision,
+  ): Promise<void> {
+    const status = decision.kind === 'retry' ? 'pending' : decision.kind;
+    const delayMs = decision.kind === 'retry' ? decision.delayMs : null;
+    await transaction(this.db, async (sql) => {
+      await sql.rows(
+        `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [delivery.id, attemptedAt.toISOString(), result.status, result.durationMs, result.error],
+      );
+      await sql.rows(
+        `UPDATE webhook_deliveries
+            SET attempt_count = attempt_count + 1, status = $3, updated_at = clock_timestamp(),
+                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN NULL ELSE ${msFromNow('$4')} END
+          WHERE id = $1 AND generation = $2 AND status = 'pending'
+          RETURNING id`,
+        [delivery.id, delivery.generation, status, delayMs],
+      );
+      if (decision.kind === 'failed' && decision.disableEndpoint) {
+        await sql.rows(
+          `UPDATE webhook_endpoints SET disabled_at = clock_timestamp()
+            WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
+          [delivery.endpointId],
+        );
+      }
+    });
+  }
+}
