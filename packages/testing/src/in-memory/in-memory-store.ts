@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
+  ApiKeyRecord,
   IdGenerator,
   Order,
   Outcome,
@@ -66,6 +67,16 @@ export class InMemoryStore {
   /** The location's committed orders, in no particular order. */
   orders(locationId: string): Order[] {
     return [...this.committed.orders.values()].filter((o) => o.locationId === locationId).map(detach);
+  }
+
+  /** The location's committed API key records (hashes and prefixes, never keys). */
+  apiKeys(locationId: string): ApiKeyRecord[] {
+    return [...this.committed.apiKeys.values()].filter((k) => k.locationId === locationId).map(detach);
+  }
+
+  /** The location's committed webhook deliveries, in no particular order. */
+  deliveries(locationId: string): WebhookDelivery[] {
+    return [...this.committed.deliveries.values()].filter((d) => d.locationId === locationId).map(detach);
   }
 
   /** The id of the open order standing on the table, or null. */

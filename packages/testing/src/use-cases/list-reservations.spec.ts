@@ -1,4 +1,10 @@
-import { listReservations, type Instant } from '@pis/domain';
+import {
+  listReservations,
+  type Instant,
+  type Page,
+  type Reservation,
+  type ReservationCursor,
+} from '@pis/domain';
 import { at } from '../builders/instants';
 import { aWorld, expectOk, type World } from './use-case-world';
 
@@ -54,7 +60,7 @@ describe('listReservations (reconciliation window)', () => {
     let pages = 0;
 
     do {
-      const page = expectOk(
+      const page: Page<Reservation, ReservationCursor> = expectOk(
         await list(world, at('2026-11-21T00:00:00Z'), at('2026-11-22T00:00:00Z'), 3, after),
       );
       seen.push(...page.items.map((r) => r.externalId));

@@ -1,0 +1,119 @@
+import { authenticate, createLocation, issueApiKey, revokeApiKey } from '@pis/domain';
+import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
+import { givenLocation } from '../scenarios/published-location';
+import { expectOk } from './use-case-world';
+
+describe('locations and API keys (decisions section 8)', () => {
+  it('When a location is created, then it is stored with an id and the clock time', async () => {
+    const { deps, clock } = createInMemoryDeps();
+
+    const location = expectOk(
+      await createLocation(deps, { name: 'Bistro', brand: 'bistro1', currency: 'GBP' }),
+    );
+
+    expect(location).toStrictEqual({
+      id: expect.any(String),
+      name: 'Bistro',
+      brand: 'bistro1',
+      currency: 'GBP',
+      createdAt: clock.now(),
+    });
+    expect(await deps.queries.access.findLocation(location.id)).toStrictEqual(location);
+  });
+
+  it("When a key is issued, then it has the brand's live prefix and authenticates to its location", async () => {
+    const { deps, clock } = createInMemoryDeps();
+    const location = await givenLocation(deps, { brand: 'acme' });
+
+    const issued = expectOk(await issueApiKey(deps, { locationId: location.id }));
+
+    expect(issued.key).toMatch(/^acme_sk_live_[A-Za-z0-9]{32,}$/);
+    expect(issued.createdAt).toEqual(clock.now());
+    expect(expectOk(await authenticate(deps, { key: issued.key }))).toEqual({
+      locationId: location.id,
+      keyId: issued.id,
+    });
+  });
+
+  it('When two locations have keys, then each key authenticates to its own location', async () => {
+    const { deps } = createInMemoryDeps();
+    const a = await givenLocation(deps);
+    const b = await givenLocation(deps);
+
+    const keyA = expectOk(await issueApiKey(deps, { locationId: a.id })).key;
+    const keyB = expectOk(await issueApiKey(deps, { locationId: b.id })).key;
+
+    expect(expectOk(await authenticate(deps, { key: keyA })).locationId).toBe(a.id);
+    expect(expectOk(await authenticate(deps, { key: keyB })).locationId).toBe(b.id);
+  });
+
+  it('When a key is revoked, then it is refused from then on and another key of the location still works', async () => {
+    const { deps } = createInMemoryDeps();
+    const location = await givenLocation(deps);
+    const revoked = expectOk(await issueApiKey(deps, { locationId: location.id }));
+    const kept = expectOk(await issueApiKey(deps, { locationId: location.id }));
+
+    expectOk(await revokeApiKey(deps, { locationId: location.id, keyId: revoked.id }));
+
+    expect(await authenticate(deps, { key: revoked.key })).toMatchObject({ ok: false, code: 'unauthorized' });
+    expect((await authenticate(deps, { key: kept.key })).ok).toBe(true);
+  });
+
+  it('When a key is revoked through another location, then not_found and the key still works', async () => {
+    const { deps } = createInMemoryDeps();
+    const owner = await givenLocation(deps);
+    const other = await givenLocation(deps);
+    const issued = expectOk(await issueApiKey(deps, { locationId: owner.id }));
+
+    expect(await revokeApiKey(deps, { locationId: other.id, keyId: issued.id })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+    expect((await authenticate(deps, { key: issued.key })).ok).toBe(true);
+  });
+
+  it('When a key is issued for an unknown location, then not_found', async () => {
+    const { deps } = createInMemoryDeps();
+
+    expect(await issueApiKey(deps, { locationId: '00000000-0000-4000-8000-0000000000ee' })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+  });
+
+  it.each([
+    ['empty', ''],
+    ['malformed', 'Bearer acme_sk_live_x'],
+    ['well formed but unknown', `acme_sk_live_${'A'.repeat(40)}`],
+    ['upper-case brand', `ACME_sk_live_${'A'.repeat(40)}`],
+    ['too short a secret part', `acme_sk_live_${'A'.repeat(31)}`],
+  ])('When the key is %s, then unauthorized', async (_, key) => {
+    const { deps } = createInMemoryDeps();
+
+    expect(await authenticate(deps, { key })).toMatchObject({
+      ok: false,
+      code: 'unauthorized',
+      occupiedBy: null,
+    });
+  });
+
+  it('When a key is issued, then only its hash and a display prefix are stored, never the key', async () => {
+    const { deps, store } = createInMemoryDeps();
+    const location = await givenLocation(deps);
+
+    const issued = expectOk(await issueApiKey(deps, { locationId: location.id }));
+
+    const records = store.apiKeys(location.id);
+    expect(records).toStrictEqual([
+      {
+        id: issued.id,
+        locationId: location.id,
+        hash: deps.hasher.hash(issued.key),
+        prefix: issued.key.slice(0, 'acme_sk_live_'.length + 4),
+        createdAt: issued.createdAt,
+        revokedAt: null,
+      },
+    ]);
+    expect(JSON.stringify(records)).not.toContain(issued.key);
+  });
+});

@@ -1,0 +1,298 @@
+import {
+  editTable,
+  getPublishedFloorPlan,
+  getWorkingPlan,
+  importFloorPlan,
+  openWalkInOrder,
+  publishFloorPlan,
+  type Deps,
+  type FloorPlanImportInput,
+  type TablePatch,
+} from '@pis/domain';
+import { aFloorPlanImport, anImportRoom, anImportTable } from '../builders/floor-plan.builders';
+import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
+import { givenLocation, givenPublishedLocation } from '../scenarios/published-location';
+import { expectOk } from './use-case-world';
+
+async function aLocationWithoutPlan() {
+  const t = createInMemoryDeps();
+  const location = await givenLocation(t.deps);
+  const importPlan = (input: FloorPlanImportInput) =>
+    importFloorPlan(t.deps, { locationId: location.id, input });
+  const publish = () => publishFloorPlan(t.deps, { locationId: location.id });
+  return { ...t, locationId: location.id, importPlan, publish };
+}
+
+const edit = (deps: Deps, locationId: string, tableId: string, patch: TablePatch) =>
+  editTable(deps, { locationId, tableId, patch });
+
+describe('floor plan: import lifecycle (spec states, decisions section 6)', () => {
+  it('When the location has no rooms, then the import creates a draft and returns the room and table mapping', async () => {
+    const world = await aLocationWithoutPlan();
+    const input = aFloorPlanImport({ rooms: 2, tablesPerRoom: 3 });
+
+    const result = expectOk(await world.importPlan(input));
+
+    expect(result.rooms.map((r) => [r.externalRoomId, r.name])).toEqual([
+      ['room-1', 'Room 1'],
+      ['room-2', 'Room 2'],
+    ]);
+    expect(result.mapping.map((m) => [m.externalTableId, m.label])).toEqual([
+      ['table-1-1', 'A1'],
+      ['table-1-2', 'A2'],
+      ['table-1-3', 'A3'],
+      ['table-2-1', 'B1'],
+      ['table-2-2', 'B2'],
+      ['table-2-3', 'B3'],
+    ]);
+    expect(new Set(result.mapping.map((m) => m.tableId)).size).toBe(6);
+    const working = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId }));
+    expect(working.status).toBe('draft');
+    expect(working.rooms.flatMap((r) => r.tables.map((t) => t.id))).toEqual(
+      result.mapping.map((m) => m.tableId),
+    );
+  });
+
+  it('When optional fields are left out, then the defaults of decisions section 6 are filled in', async () => {
+    const world = await aLocationWithoutPlan();
+    const input: FloorPlanImportInput = {
+      replaceDraft: false,
+      rooms: [
+        {
+          externalId: 'r',
+          name: 'Only',
+          tables: [
+            anImportTable(0, 0, { seatCount: 4 }),
+            anImportTable(0, 1, { seatCount: 6, rotation: -90 }),
+          ],
+          decorations: [{ kind: 'plant', x: 1, y: 2, width: 3, height: 4 }],
+        },
+      ],
+    };
+
+    expectOk(await world.importPlan(input));
+
+    const [room] = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId })).rooms;
+    expect(room).toMatchObject({
+      order: 0,
+      canvasWidth: 1000,
+      canvasHeight: 1000,
+      decorations: [{ kind: 'plant', rotation: 0, text: null }],
+    });
+    expect(room!.tables.map((t) => [t.shape, t.minCovers, t.maxCovers, t.rotation, t.active])).toEqual([
+      ['round', 1, 4, 0, true],
+      ['rectangle', 1, 6, 270, true],
+    ]);
+  });
+
+  it('When a draft exists and replaceDraft is not set, then draft_not_empty says how to replace it and the draft stays', async () => {
+    const world = await aLocationWithoutPlan();
+    const first = expectOk(await world.importPlan(aFloorPlanImport()));
+
+    const outcome = await world.importPlan(aFloorPlanImport({ tablesPerRoom: 2 }));
+
+    expect(outcome).toMatchObject({ ok: false, code: 'draft_not_empty' });
+    expect(!outcome.ok && outcome.message).toContain('replaceDraft');
+    const working = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId }));
+    expect(working.rooms[0]!.tables.map((t) => t.id)).toEqual(first.mapping.map((m) => m.tableId));
+  });
+
+  it('When a draft exists and replaceDraft is true, then it is overwritten with a new mapping', async () => {
+    const world = await aLocationWithoutPlan();
+    const first = expectOk(await world.importPlan(aFloorPlanImport()));
+
+    const second = expectOk(
+      await world.importPlan(aFloorPlanImport({ tablesPerRoom: 2, replaceDraft: true })),
+    );
+
+    const ids = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId })).rooms.flatMap(
+      (r) => r.tables.map((t) => t.id),
+    );
+    expect(ids).toEqual(second.mapping.map((m) => m.tableId));
+    expect(ids.some((id) => first.mapping.some((m) => m.tableId === id))).toBe(false);
+  });
+
+  it.each([false, true])(
+    'When the plan was published, then every import (replaceDraft %s) is refused for good',
+    async (replaceDraft) => {
+      const world = await aLocationWithoutPlan();
+      expectOk(await world.importPlan(aFloorPlanImport()));
+      expectOk(await world.publish());
+
+      const outcome = await world.importPlan(aFloorPlanImport({ replaceDraft }));
+
+      expect(outcome).toMatchObject({ ok: false, code: 'draft_not_empty' });
+      expect(!outcome.ok && outcome.message).toMatch(/closed for good/);
+    },
+  );
+
+  it.each<[string, FloorPlanImportInput]>([
+    [
+      'table externalIds repeat',
+      {
+        replaceDraft: false,
+        rooms: [anImportRoom(0, 1), { ...anImportRoom(1, 0), tables: [anImportTable(0, 0)] }],
+      },
+    ],
+    ['room externalIds repeat', { replaceDraft: false, rooms: [anImportRoom(0, 1), anImportRoom(0, 0)] }],
+    [
+      'minCovers exceeds maxCovers',
+      {
+        replaceDraft: false,
+        rooms: [{ ...anImportRoom(0, 0), tables: [anImportTable(0, 0, { minCovers: 5, maxCovers: 4 })] }],
+      },
+    ],
+    [
+      'a table centre lies outside the canvas',
+      {
+        replaceDraft: false,
+        rooms: [{ ...anImportRoom(0, 0), canvasWidth: 200, tables: [anImportTable(0, 0, { x: 200.5 })] }],
+      },
+    ],
+  ])('When %s, then 422 validation_failed, before the lifecycle is looked at', async (_, input) => {
+    const world = await aLocationWithoutPlan();
+    expectOk(await world.importPlan(aFloorPlanImport()));
+    expectOk(await world.publish());
+
+    expect(await world.importPlan(input)).toMatchObject({ ok: false, code: 'validation_failed' });
+  });
+});
+
+describe('floor plan: publishing', () => {
+  it('When the plan is published, then version 1 at now, and floorplan.published carries version and publishedAt', async () => {
+    const world = await aLocationWithoutPlan();
+    expectOk(await world.importPlan(aFloorPlanImport()));
+
+    const published = expectOk(await world.publish());
+
+    expect(published).toEqual({ version: 1, publishedAt: world.clock.now() });
+    expect(world.store.events(world.locationId).map((e) => [e.type, e.data, e.sequence])).toEqual([
+      ['floorplan.published', { version: 1, publishedAt: world.clock.now().toIso() }, 1],
+    ]);
+  });
+
+  it('When the plan is published again and again, then versions count 1, 2, 3', async () => {
+    const world = await aLocationWithoutPlan();
+    expectOk(await world.importPlan(aFloorPlanImport()));
+
+    const versions = [];
+    for (let i = 0; i < 3; i += 1) {
+      world.clock.advance(1000);
+      versions.push(expectOk(await world.publish()).version);
+    }
+
+    expect(versions).toEqual([1, 2, 3]);
+    expect(expectOk(await getPublishedFloorPlan(world.deps, { locationId: world.locationId })).version).toBe(
+      3,
+    );
+  });
+
+  it('When there is nothing to publish, then 422 validation_failed and no event', async () => {
+    const world = await aLocationWithoutPlan();
+
+    expect(await world.publish()).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(world.store.events(world.locationId)).toEqual([]);
+  });
+
+  it('When the location is unknown, then publishing is not_found', async () => {
+    const world = await aLocationWithoutPlan();
+
+    expect(
+      await publishFloorPlan(world.deps, { locationId: '00000000-0000-4000-8000-0000000000ff' }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('When nothing was published, then reading the published plan is floorplan_not_published', async () => {
+    const world = await aLocationWithoutPlan();
+    expectOk(await world.importPlan(aFloorPlanImport()));
+
+    expect(await getPublishedFloorPlan(world.deps, { locationId: world.locationId })).toMatchObject({
+      ok: false,
+      code: 'floorplan_not_published',
+    });
+  });
+
+  it('When the plan is published, then the provider reads its rooms and tables by the ids the import mapped', async () => {
+    const world = await aLocationWithoutPlan();
+    const imported = expectOk(await world.importPlan(aFloorPlanImport({ rooms: 2, tablesPerRoom: 2 })));
+    expectOk(await world.publish());
+
+    const plan = expectOk(await getPublishedFloorPlan(world.deps, { locationId: world.locationId }));
+
+    expect(plan.rooms.map((r) => r.id)).toEqual(imported.rooms.map((r) => r.roomId));
+    expect(plan.rooms.flatMap((r) => r.tables.map((t) => [t.id, t.label, t.active]))).toEqual(
+      imported.mapping.map((m) => [m.tableId, m.label, true]),
+    );
+  });
+});
+
+describe('floor plan: backoffice table edits reach the provider with the next publish', () => {
+  it.each<[string, TablePatch]>([
+    ['renamed', { label: 'Window' }],
+    ['deactivated', { active: false }],
+    ['moved within the canvas', { x: 1000, y: 0, rotation: 450 }],
+    ['resized', { seatCount: 8, minCovers: 2, maxCovers: 8, shape: 'rectangle' }],
+  ])(
+    'When a table is %s, then the working plan has it at once and the published plan only after the next publish',
+    async (_, patch) => {
+      const t = createInMemoryDeps();
+      const place = await givenPublishedLocation(t.deps, { tables: 2 });
+      const tableId = place.tableIds[0]!;
+      const before = expectOk(await getPublishedFloorPlan(t.deps, { locationId: place.locationId }));
+
+      const edited = expectOk(await edit(t.deps, place.locationId, tableId, patch));
+
+      const expected = {
+        ...patch,
+        ...(patch.rotation !== undefined ? { rotation: patch.rotation % 360 } : {}),
+      };
+      expect(edited).toMatchObject({ id: tableId, ...expected });
+      expect(expectOk(await getPublishedFloorPlan(t.deps, { locationId: place.locationId }))).toStrictEqual(
+        before,
+      );
+      expectOk(await publishFloorPlan(t.deps, { locationId: place.locationId }));
+      const after = expectOk(await getPublishedFloorPlan(t.deps, { locationId: place.locationId }));
+      expect(after.version).toBe(2);
+      expect(after.rooms.flatMap((r) => r.tables).find((x) => x.id === tableId)).toMatchObject(expected);
+    },
+  );
+
+  it.each<[string, TablePatch]>([
+    ['minCovers above maxCovers', { minCovers: 5, maxCovers: 4 }],
+    ['x outside the canvas', { x: 1000.5 }],
+    ['y below zero', { y: -1 }],
+  ])('When an edit makes %s, then 422 validation_failed and the table stays', async (_, patch) => {
+    const t = createInMemoryDeps();
+    const place = await givenPublishedLocation(t.deps, { tables: 1 });
+    const before = expectOk(await getWorkingPlan(t.deps, { locationId: place.locationId }));
+
+    expect(await edit(t.deps, place.locationId, place.tableIds[0]!, patch)).toMatchObject({
+      ok: false,
+      code: 'validation_failed',
+    });
+    expect(expectOk(await getWorkingPlan(t.deps, { locationId: place.locationId }))).toStrictEqual(before);
+  });
+
+  it('When the table is unknown, then not_found', async () => {
+    const t = createInMemoryDeps();
+    const place = await givenPublishedLocation(t.deps, { tables: 1 });
+
+    expect(
+      await edit(t.deps, place.locationId, '00000000-0000-4000-8000-0000000000ab', { label: 'X' }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('When a table with an open order is deactivated and republished, then the order stays open on it', async () => {
+    const t = createInMemoryDeps();
+    const place = await givenPublishedLocation(t.deps, { tables: 1 });
+    const order = expectOk(
+      await openWalkInOrder(t.deps, { locationId: place.locationId, tableIds: place.tableIds, covers: 2 }),
+    );
+
+    expectOk(await edit(t.deps, place.locationId, place.tableIds[0]!, { active: false }));
+    expectOk(await publishFloorPlan(t.deps, { locationId: place.locationId }));
+
+    expect((await t.deps.queries.orders.findById(place.locationId, order.id))?.status).toBe('open');
+    expect(t.store.holderOf(place.locationId, place.tableIds[0]!)).toBe(order.id);
+  });
+});
