@@ -1,6 +1,8 @@
+import type { FloorPlanImportRequest, ReservationRequest } from '../src/wire-types';
+
 /** Request bodies shaped like the spec's samples, for the contract's tests. */
 
-export const minimalReservationBody = () => ({
+export const minimalReservationBody = (): ReservationRequest => ({
   externalId: 'ot-10001',
   status: 'booked',
   covers: 2,
@@ -9,7 +11,7 @@ export const minimalReservationBody = () => ({
 });
 
 /** Every field of the reservation request, every nested object present. */
-export const fullReservationBody = () => ({
+export const fullReservationBody = (): ReservationRequest => ({
   externalId: 'ot-10002',
   status: 'confirmed',
   partyName: 'Lovelace party',
@@ -52,7 +54,7 @@ export const fullReservationBody = () => ({
   updatedAt: '2026-11-20T10:00:00.123456789Z',
 });
 
-export const importBody = () => ({
+export const importBody = (): FloorPlanImportRequest => ({
   rooms: [
     {
       externalId: 'room-main',
