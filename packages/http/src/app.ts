@@ -1,0 +1,92 @@
+import express, { Router, type Express } from 'express';
+import pinoHttp from 'pino-http';
+import type { Logger } from 'pino';
+import type { Deps } from '@pis/domain';
+import { operations, type ContractValidator } from '@pis/contract';
+import { backofficeAuth } from './auth/backoffice-auth';
+import { principalOf, providerAuth } from './auth/provider-auth';
+import { HttpError } from './errors/http-error';
+import { errorHandler, notFound } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { rateLimit } from './middleware/rate-limit';
+import { requestId } from './middleware/request-id';
+import { uuidParams } from './middleware/uuid-params';
+import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
+import { operationRoutes } from './routers/operation-routes';
+import { providerHandlers } from './routers/provider.routes';
+import { mountRoutes } from './routers/route-table';
+
+export const PROVIDER_PREFIX = '/api/provider/v1';
+export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
+
+export interface HttpAppOptions {
+  deps: Deps;
+  validator: ContractValidator;
+  openApiDocument: object;
+  logger: Logger;
+  backofficeToken: string;
+  rateLimitRps: number;
+  hooks: BackofficeHooks;
+  /** Whether the service can serve requests now (its database answers). */
+  ready: () => Promise<boolean>;
+}
+
+/**
+ * The Express application: provider API, operator surface, health, the OpenAPI document.
+ * Checks run in the contract's order: authentication, rate limit, body, then the use case.
+ */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const { deps, validator, logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId());
+  if (logger.isLevelEnabled('info')) {
+    app.use(pinoHttp({ logger, genReqId: (_req, res) => String(res.getHeader('X-Request-Id')) }));
+  }
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res, next) => {
+    if (await options.ready().catch(() => false)) return res.json({ status: 'ready' });
+    next(
+      new HttpError(503, 'internal_error', 'the database is not reachable', null, undefined, {
+        'Retry-After': '1',
+      }),
+    );
+  });
+
+  const provider = Router();
+  provider.get('/openapi.json', (_req, res) => {
+    res.json(options.openApiDocument);
+  });
+  const providerGuards = [
+    providerAuth(deps),
+    rateLimit(options.rateLimitRps, (locals) => principalOf(locals).keyId),
+    jsonBody(),
+    uuidParams(),
+  ];
+  mountRoutes(
+    provider,
+    operationRoutes(operations, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
+  );
+  app.use(PROVIDER_PREFIX, provider);
+
+  const backoffice = Router();
+  const backofficeGuards = [backofficeAuth(options.backofficeToken), jsonBody(), uuidParams()];
+  mountRoutes(
+    backoffice,
+    operationRoutes(
+      operations,
+      BACKOFFICE_PREFIX,
+      backofficeHandlers(deps, validator, options.hooks),
+      backofficeGuards,
+    ),
+  );
+  app.use(BACKOFFICE_PREFIX, backoffice);
+
+  app.use(notFound());
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,33 @@
+import type { RequestHandler } from 'express';
+import type { OperationSpec } from '@pis/contract';
+import type { Route } from './route-table';
+
+export type RouteHandlers = Record<string, RequestHandler>;
+
+/**
+ * Routes from the contract's operation table, so the OpenAPI document and the router
+ * cannot disagree: every operation under `prefix` needs a handler and every handler an
+ * operation. `{name}` path templates become Express `:name` segments.
+ */
+export function operationRoutes(
+  operations: readonly OperationSpec[],
+  prefix: string,
+  handlers: RouteHandlers,
+  guards: RequestHandler[],
+): Route[] {
+  const mine = operations.filter((op) => op.path.startsWith(prefix) && op.operationId in handlers);
+  const missing = operations
+    .filter((op) => op.path.startsWith(prefix) && op.security !== 'none' && !(op.operationId in handlers))
+    .map((op) => op.operationId);
+  const unknown = Object.keys(handlers).filter((id) => !mine.some((op) => op.operationId === id));
+  if (missing.length > 0 || unknown.length > 0) {
+    throw new Error(
+      `router and contract disagree: missing ${missing.join(', ')}; unknown ${unknown.join(', ')}`,
+    );
+  }
+  return mine.map((op) => ({
+    method: op.method,
+    path: op.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1'),
+    handlers: [...guards, handlers[op.operationId]!],
+  }));
+}
