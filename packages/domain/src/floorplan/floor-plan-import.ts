@@ -16,10 +16,12 @@ export function defaultShape(seatCount: number): TableShape {
   return seatCount <= 4 ? 'round' : 'rectangle';
 }
 
-/** Degrees normalised into [0, 360). */
+/**
+ * Degrees normalised into [0, 360). Never -0: the last `%` has a positive dividend, since
+ * `degrees % 360` lies in (-360, 360).
+ */
 export function normaliseRotation(degrees: number): number {
-  const r = ((degrees % 360) + 360) % 360;
-  return r === 0 ? 0 : r;
+  return ((degrees % 360) + 360) % 360;
 }
 
 export interface ImportPlan {
