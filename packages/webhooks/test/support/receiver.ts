@@ -19,7 +19,7 @@ export interface Reply {
 }
 
 /** Answers each request; the default answers 204 to everything. */
-export type Responder = (request: ReceivedRequest) => Reply;
+export type Responder = (request: ReceivedRequest) => Reply | Promise<Reply>;
 
 /**
  * A provider's webhook endpoint on loopback: records every request as received (raw body
@@ -108,13 +108,13 @@ export class Receiver {
     this.perId.set(id, nth);
     const request: ReceivedRequest = { method, path, headers, body: body.toString('utf8'), nth };
     this.requests.push(request);
-    const reply = this.respond(request);
-    const answer = () => {
-      if (res.destroyed) return;
-      res.writeHead(reply.status, reply.headers).end();
-    };
-    if (reply.delayMs) setTimeout(answer, reply.delayMs);
-    else answer();
+    void Promise.resolve(this.respond(request)).then((reply) => {
+      const answer = () => {
+        if (!res.destroyed) res.writeHead(reply.status, reply.headers).end();
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
+    });
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();

@@ -1,0 +1,179 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  Instant,
+  registerEndpoint,
+  rotateSecret,
+  type DomainEvent,
+  type EventType,
+  type StoredEvent,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '@pis/domain';
+import { createPersistence, type Persistence } from '@pis/persistence';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { AesGcmSecretCipher, CryptoSecretFactory } from '@pis/runtime';
+import { at, commit, givenLocationRow } from '@pis/testing';
+
+/** A migrated database of its own, and persistence's adapters over it (secrets encrypted as in production). */
+export interface Harness {
+  db: TestDatabase;
+  persistence: Persistence;
+  close(): Promise<void>;
+}
+
+export async function openHarness(): Promise<Harness> {
+  const db = await createTestDatabase({ poolSize: 12 });
+  const persistence = createPersistence(db.dataSource, { cipher: new AesGcmSecretCipher(randomBytes(32)) });
+  return { db, persistence, close: () => db.drop() };
+}
+
+const secrets = new CryptoSecretFactory();
+const now = () => Instant.fromEpochMillis(Date.now());
+
+export async function givenLocation(h: Harness): Promise<string> {
+  return (await givenLocationRow(h.persistence.uow)).id;
+}
+
+/** Registers (or re-registers) the location's endpoint as the PUT use case would. */
+export async function givenEndpoint(
+  h: Harness,
+  locationId: string,
+  url: string,
+  events: EventType[] | null = null,
+): Promise<WebhookEndpoint> {
+  return commit(h.persistence.uow, async (tx) => {
+    const endpoint = registerEndpoint(await tx.webhookEndpoints.lock(locationId), {
+      id: randomUUID(),
+      locationId,
+      url,
+      events,
+      newSecret: secrets.webhookSecret(),
+      now: now(),
+    });
+    await tx.webhookEndpoints.save(endpoint);
+    return endpoint;
+  });
+}
+
+export async function rotateEndpointSecret(h: Harness, locationId: string): Promise<WebhookEndpoint> {
+  return commit(h.persistence.uow, async (tx) => {
+    const rotated = rotateSecret(
+      (await tx.webhookEndpoints.lock(locationId))!,
+      secrets.webhookSecret(),
+      now(),
+    );
+    await tx.webhookEndpoints.save(rotated);
+    return rotated;
+  });
+}
+
+export async function deleteEndpoint(h: Harness, locationId: string): Promise<void> {
+  await commit(h.persistence.uow, (tx) => tx.webhookEndpoints.delete(locationId));
+}
+
+export async function appendEvents(
+  h: Harness,
+  locationId: string,
+  events: DomainEvent[],
+): Promise<StoredEvent[]> {
+  return commit(h.persistence.uow, (tx) => tx.outbox.append(locationId, events));
+}
+
+export async function requestRedelivery(
+  h: Harness,
+  locationId: string,
+  deliveryId: string,
+): Promise<boolean> {
+  return commit(h.persistence.uow, (tx) =>
+    tx.webhookDeliveries.requestRedelivery(locationId, deliveryId, now()),
+  );
+}
+
+export async function deliveries(h: Harness, locationId: string): Promise<WebhookDelivery[]> {
+  return h.persistence.queries.webhooks.listDeliveries({ locationId, status: null, after: null, limit: 500 });
+}
+
+/** Polls the location's deliveries until `condition` holds. */
+export async function waitForDeliveries(
+  h: Harness,
+  locationId: string,
+  condition: (all: WebhookDelivery[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<WebhookDelivery[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const all = await deliveries(h, locationId);
+    if (condition(all)) return all;
+    if (Date.now() > deadline) {
+      throw new Error(`deliveries never met the condition: ${JSON.stringify(all.map(summary))}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const summary = (d: WebhookDelivery) => ({
+  status: d.status,
+  attempts: d.attempts.map((a) => [a.responseStatus, a.error]),
+});
+
+const T = at('2026-11-21T19:00:00.123456Z');
+const TABLE = '6f1c2b8e-4a5d-4c3e-9b7a-1d2e3f4a5b6c';
+const OTHER_TABLE = '7a2d3c9f-5b6e-4d4f-8c8b-2e3f4a5b6c7d';
+const ORDER = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+/** One event of every type, with the `data` decisions section 7 lists. */
+export function oneEventOfEveryType(): DomainEvent[] {
+  return [
+    { type: 'floorplan.published', occurredAt: T, data: { version: 3, publishedAt: T.toIso() } },
+    {
+      type: 'table.occupied',
+      occurredAt: T,
+      data: {
+        tableId: TABLE,
+        orderId: ORDER,
+        reservationExternalId: 'R-1',
+        covers: 4,
+        occurredAt: T.toIso(),
+      },
+    },
+    {
+      type: 'table.freed',
+      occurredAt: T,
+      data: {
+        tableId: TABLE,
+        orderId: ORDER,
+        reservationExternalId: null,
+        reason: 'moved',
+        occurredAt: T.toIso(),
+      },
+    },
+    {
+      type: 'table.spend_updated',
+      occurredAt: T,
+      data: {
+        tableIds: [TABLE, OTHER_TABLE],
+        orderId: ORDER,
+        reservationExternalId: 'R-1',
+        spendMinor: 12_450,
+        currency: 'EUR',
+        covers: 4,
+        occurredAt: T.toIso(),
+      },
+    },
+  ];
+}
+
+/** `n` table.occupied events told apart by their covers. */
+export function occupiedEvents(n: number): DomainEvent[] {
+  return Array.from({ length: n }, (_, i) => ({
+    type: 'table.occupied' as const,
+    occurredAt: T,
+    data: {
+      tableId: TABLE,
+      orderId: ORDER,
+      reservationExternalId: null,
+      covers: i + 1,
+      occurredAt: T.toIso(),
+    },
+  }));
+}
