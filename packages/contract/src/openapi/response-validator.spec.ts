@@ -32,6 +32,17 @@ describe('responseValidator', () => {
     ]);
   });
 
+  it.each(['2026-11-20T10:00:01Z', '2026-11-20T11:00:01.000+01:00', '2026-11-20T10:00:01.000123Z'])(
+    'When a response renders a date-time as %s, then it is reported (UTC, Z and milliseconds only)',
+    (receivedAt) => {
+      const body = writeResponse();
+      const odd = { ...body, reservation: { ...body.reservation, receivedAt } };
+      expect(responseValidator('createReservation', 201)(odd)).toEqual([
+        { path: '/reservation/receivedAt', message: expect.stringMatching(/^must match/) },
+      ]);
+    },
+  );
+
   it('When an error response is checked, then it is held to the envelope', () => {
     const check = responseValidator('updateReservation', 404);
     expect(check(toErrorBody('unknown_reservation', 'no such reservation'))).toEqual([]);

@@ -1,4 +1,4 @@
-import { atLeast, closedObject, dateTime, responseObject, text } from './primitives';
+import { atLeast, closedObject, utcDateTime, responseObject, text } from './primitives';
 
 const brand = () => ({ type: 'string', pattern: '^[a-z0-9]{2,20}$' }) as const;
 const currency = () => ({ type: 'string', pattern: '^[A-Z]{3}$' }) as const;
@@ -19,5 +19,5 @@ export const locationResponseSchema = responseObject({
 export const apiKeyResponseSchema = responseObject({
   id: atLeast(1),
   key: { type: 'string', pattern: '^[a-z0-9]{2,20}_sk_live_[A-Za-z0-9]{32,}$' },
-  createdAt: dateTime(),
+  createdAt: utcDateTime(),
 } as const);

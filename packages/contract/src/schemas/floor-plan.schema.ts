@@ -1,5 +1,14 @@
 import { DECORATION_KIND_VALUES, TABLE_SHAPE_VALUES, canvasSize } from './floor-plan-import.schema';
-import { MAX_INT32, atLeast, dateTime, int, oneOfValues, responseObject, text } from './primitives';
+import {
+  MAX_INT32,
+  atLeast,
+  utcDateTime,
+  int,
+  oneOfValues,
+  responseObject,
+  text,
+  nullableUtcDateTime,
+} from './primitives';
 
 const tableProperties = {
   id: { ...atLeast(1), description: 'stable UUID; the only table reference of the API and of webhooks' },
@@ -18,7 +27,7 @@ export const publishedTableSchema = responseObject(tableProperties);
 
 export const publishedFloorPlanSchema = responseObject({
   version: int(1, MAX_INT32),
-  publishedAt: dateTime(),
+  publishedAt: utcDateTime(),
   rooms: {
     type: 'array',
     items: responseObject({
@@ -50,7 +59,7 @@ export const decorationSchema = responseObject({
 export const workingPlanSchema = responseObject({
   status: oneOfValues(['empty', 'draft', 'published'] as const),
   publishedVersion: { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT32 },
-  publishedAt: { type: ['string', 'null'], format: 'date-time' },
+  publishedAt: nullableUtcDateTime(),
   rooms: {
     type: 'array',
     items: responseObject({
@@ -68,7 +77,7 @@ export const workingPlanSchema = responseObject({
 
 export const publishResponseSchema = responseObject({
   version: int(1, MAX_INT32),
-  publishedAt: dateTime(),
+  publishedAt: utcDateTime(),
 } as const);
 
 /** Every field optional, at least one; the same bounds as the import. */

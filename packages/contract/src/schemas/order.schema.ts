@@ -3,11 +3,12 @@ import {
   arrayOf,
   atLeast,
   closedObject,
-  dateTime,
+  utcDateTime,
   int,
   oneOfValues,
   responseObject,
   text,
+  nullableUtcDateTime,
 } from './primitives';
 
 /** `voided` is the till's cancel (ours: decision 0032); `closed` is paid and done. */
@@ -35,8 +36,8 @@ export const orderResponseSchema = responseObject({
   currency: { type: 'string', pattern: '^[A-Z]{3}$' },
   status: oneOfValues(ORDER_STATUS_VALUES),
   reservationExternalId: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
-  openedAt: dateTime(),
-  closedAt: { type: ['string', 'null'], format: 'date-time' },
+  openedAt: utcDateTime(),
+  closedAt: nullableUtcDateTime(),
 } as const);
 
 export const orderListQuerySchema = closedObject({ status: oneOfValues(ORDER_STATUS_VALUES) } as const, []);

@@ -32,6 +32,14 @@ export const dateTime = () => ({ type: 'string', format: 'date-time' }) as const
 export const nullableDateTime = () =>
   ({ type: ['string', 'null'], format: 'date-time', default: null }) as const;
 
+/** How responses and webhooks render every instant: UTC, `Z`, milliseconds (decisions section 1). */
+const UTC_MILLIS = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
+
+export const utcDateTime = () => ({ type: 'string', format: 'date-time', pattern: UTC_MILLIS }) as const;
+
+export const nullableUtcDateTime = () =>
+  ({ type: ['string', 'null'], format: 'date-time', pattern: UTC_MILLIS }) as const;
+
 export const oneOfValues = <const V extends readonly string[]>(values: V) =>
   ({ type: 'string', enum: values }) as const;
 

@@ -1,4 +1,4 @@
-import { atLeast, closedObject, dateTime, int, responseObject } from './primitives';
+import { atLeast, closedObject, dateTime, int, responseObject, utcDateTime } from './primitives';
 import { reservationResponseSchema } from './reservation.schema';
 
 /** An opaque keyset position handed out as `nextCursor`; null on the last page. */
@@ -17,6 +17,6 @@ export const reservationListQuerySchema = closedObject(
 
 export const reservationListResponseSchema = responseObject({
   reservations: { type: 'array', items: reservationResponseSchema },
-  generatedAt: dateTime(),
+  generatedAt: utcDateTime(),
   nextCursor: { ...cursorSchema, type: ['string', 'null'] },
 } as const);

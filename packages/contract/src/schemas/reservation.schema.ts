@@ -8,10 +8,17 @@ import {
   nullableDateTime,
   nullableInt,
   nullableText,
+  nullableUtcDateTime,
   oneOfValues,
   responseObject,
   text,
+  utcDateTime,
 } from './primitives';
+
+/** Requests accept any valid date-time; responses render UTC with milliseconds. */
+const requestTimes = { at: dateTime(), maybe: nullableDateTime() } as const;
+const responseTimes = { at: utcDateTime(), maybe: nullableUtcDateTime() } as const;
+type Times = typeof requestTimes | typeof responseTimes;
 
 export const RESERVATION_STATUS_VALUES = [
   'booked',
@@ -23,18 +30,22 @@ export const RESERVATION_STATUS_VALUES = [
   'cancelled',
 ] as const;
 
-const recentVisitProperties = {
-  occurredAt: dateTime(),
-  tableLabel: nullableText(1, 40),
-  covers: nullableInt(1, MAX_INT32),
-  spendMinor: nullableInt(0, MAX_INT32),
-  outcome: oneOfValues(['completed', 'in_progress', 'no_show'] as const),
-} as const;
+const recentVisitProperties = <T extends Times>(t: T) =>
+  ({
+    occurredAt: t.at,
+    tableLabel: nullableText(1, 40),
+    covers: nullableInt(1, MAX_INT32),
+    spendMinor: nullableInt(0, MAX_INT32),
+    outcome: oneOfValues(['completed', 'in_progress', 'no_show'] as const),
+  }) as const;
 
-export const recentVisitRequestSchema = closedObject(recentVisitProperties, ['occurredAt', 'outcome']);
-export const recentVisitResponseSchema = responseObject(recentVisitProperties);
+export const recentVisitRequestSchema = closedObject(recentVisitProperties(requestTimes), [
+  'occurredAt',
+  'outcome',
+]);
+export const recentVisitResponseSchema = responseObject(recentVisitProperties(responseTimes));
 
-const guestProperties = <V>(recentVisit: V) =>
+const guestProperties = <V, T extends Times>(recentVisit: V, t: T) =>
   ({
     name: nullableText(1, 120),
     phone: nullableText(1, 40),
@@ -45,7 +56,7 @@ const guestProperties = <V>(recentVisit: V) =>
     occasion: nullableText(1, 120),
     allergies: nullableText(1, 500),
     tags: { ...arrayOf(text(1, 40), 20), default: [] },
-    memberSince: nullableDateTime(),
+    memberSince: t.maybe,
     averageSpendMinor: nullableInt(0, MAX_INT32),
     noShowCount: nullableInt(0, MAX_INT32),
     recentVisits: { ...arrayOf(recentVisit, 20), default: [] },
@@ -53,12 +64,12 @@ const guestProperties = <V>(recentVisit: V) =>
 
 /** Guest, recent-visit and prepayment objects are nullable wherever they appear; null when absent. */
 export const guestRequestSchema = {
-  ...closedObject(guestProperties(recentVisitRequestSchema), []),
+  ...closedObject(guestProperties(recentVisitRequestSchema, requestTimes), []),
   type: ['object', 'null'],
   default: null,
 } as const;
 export const guestResponseSchema = {
-  ...responseObject(guestProperties(recentVisitResponseSchema)),
+  ...responseObject(guestProperties(recentVisitResponseSchema, responseTimes)),
   type: ['object', 'null'],
 } as const;
 
@@ -100,14 +111,14 @@ export const prepaymentResponseSchema = {
   type: ['object', 'null'],
 } as const;
 
-const reservationProperties = <G, P>(guest: G, prepayment: P) =>
+const reservationProperties = <G, P, T extends Times>(guest: G, prepayment: P, t: T) =>
   ({
     externalId: text(1, 128),
     status: oneOfValues(RESERVATION_STATUS_VALUES),
     partyName: nullableText(1, 120),
     covers: int(1, MAX_INT32),
-    startsAt: dateTime(),
-    endsAt: nullableDateTime(),
+    startsAt: t.at,
+    endsAt: t.maybe,
     // Duplicates are refused here (path `/tableIds/<i>`); the domain checks them again.
     tableIds: { ...arrayOf(atLeast(1), 20), uniqueItems: true, default: [] },
     guest,
@@ -115,22 +126,22 @@ const reservationProperties = <G, P>(guest: G, prepayment: P) =>
     prepayment,
     // Not in the spec's field table but in its samples: accepted and echoed (decisions section 1).
     posOrderId: nullableText(1, 128),
-    updatedAt: dateTime(),
+    updatedAt: t.at,
   }) as const;
 
 /** The POST and PUT body. */
 export const reservationRequestSchema = closedObject(
-  reservationProperties(guestRequestSchema, prepaymentRequestSchema),
+  reservationProperties(guestRequestSchema, prepaymentRequestSchema, requestTimes),
   ['externalId', 'status', 'covers', 'startsAt', 'updatedAt'],
 );
 
 /** Every request field with its default filled, plus what the service sets. */
 export const reservationResponseSchema = responseObject({
   id: atLeast(1),
-  ...reservationProperties(guestResponseSchema, prepaymentResponseSchema),
+  ...reservationProperties(guestResponseSchema, prepaymentResponseSchema, responseTimes),
   linkedOrderId: { type: ['string', 'null'] },
-  arrivedAt: { type: ['string', 'null'], format: 'date-time' },
-  receivedAt: dateTime(),
+  arrivedAt: nullableUtcDateTime(),
+  receivedAt: utcDateTime(),
 } as const);
 
 export const reservationWriteResponseSchema = responseObject({

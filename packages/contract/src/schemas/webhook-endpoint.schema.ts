@@ -1,5 +1,14 @@
 import { cursorSchema } from './reservation-list.schema';
-import { atLeast, closedObject, dateTime, int, oneOfValues, responseObject, text } from './primitives';
+import {
+  atLeast,
+  closedObject,
+  utcDateTime,
+  int,
+  oneOfValues,
+  responseObject,
+  text,
+  nullableUtcDateTime,
+} from './primitives';
 
 export const EVENT_TYPE_VALUES = [
   'floorplan.published',
@@ -31,8 +40,8 @@ export const webhookEndpointResponseSchema = responseObject({
     pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
     description: 'the current signing secret; after a rotation the previous one also signs for 24 h',
   },
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  createdAt: utcDateTime(),
+  updatedAt: utcDateTime(),
 } as const);
 
 export const deliveryListQuerySchema = closedObject(
@@ -45,7 +54,7 @@ export const deliveryListQuerySchema = closedObject(
 );
 
 export const deliveryAttemptSchema = responseObject({
-  attemptedAt: dateTime(),
+  attemptedAt: utcDateTime(),
   responseStatus: { type: ['integer', 'null'], minimum: 100, maximum: 599 },
   durationMs: int(0, Number.MAX_SAFE_INTEGER),
   error: { type: ['string', 'null'] },
@@ -58,9 +67,9 @@ export const deliveryResponseSchema = responseObject({
   locationEventSequence: sequenceSchema(),
   status: oneOfValues(DELIVERY_STATUS_VALUES),
   attempts: { type: 'array', items: deliveryAttemptSchema },
-  nextAttemptAt: { type: ['string', 'null'], format: 'date-time' },
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  nextAttemptAt: nullableUtcDateTime(),
+  createdAt: utcDateTime(),
+  updatedAt: utcDateTime(),
 } as const);
 
 export const deliveryListResponseSchema = responseObject({

@@ -1,4 +1,4 @@
-import { MAX_INT32, atLeast, dateTime, int, oneOfValues, responseObject } from './primitives';
+import { MAX_INT32, atLeast, utcDateTime, int, oneOfValues, responseObject } from './primitives';
 import { sequenceSchema } from './webhook-endpoint.schema';
 
 const reservationExternalId = () =>
@@ -8,13 +8,13 @@ const reservationExternalId = () =>
 const eventBody = <T extends string, D extends Record<string, unknown>>(type: T, data: D) =>
   responseObject({
     type: { type: 'string', const: type },
-    timestamp: { ...dateTime(), description: 'when the event happened, UTC' },
+    timestamp: { ...utcDateTime(), description: 'when the event happened, UTC' },
     data: responseObject({ ...data, locationEventSequence: sequenceSchema() }),
   } as const);
 
 export const floorplanPublishedEventSchema = eventBody('floorplan.published', {
   version: int(1, MAX_INT32),
-  publishedAt: dateTime(),
+  publishedAt: utcDateTime(),
 } as const);
 
 export const tableOccupiedEventSchema = eventBody('table.occupied', {
@@ -22,7 +22,7 @@ export const tableOccupiedEventSchema = eventBody('table.occupied', {
   orderId: atLeast(1),
   reservationExternalId: reservationExternalId(),
   covers: int(1, MAX_INT32),
-  occurredAt: dateTime(),
+  occurredAt: utcDateTime(),
 } as const);
 
 export const tableFreedEventSchema = eventBody('table.freed', {
@@ -30,7 +30,7 @@ export const tableFreedEventSchema = eventBody('table.freed', {
   orderId: atLeast(1),
   reservationExternalId: reservationExternalId(),
   reason: oneOfValues(['closed', 'moved', 'voided'] as const),
-  occurredAt: dateTime(),
+  occurredAt: utcDateTime(),
 } as const);
 
 export const tableSpendUpdatedEventSchema = eventBody('table.spend_updated', {
@@ -40,5 +40,5 @@ export const tableSpendUpdatedEventSchema = eventBody('table.spend_updated', {
   spendMinor: int(0, MAX_INT32),
   currency: { type: 'string', pattern: '^[A-Z]{3}$' },
   covers: int(1, MAX_INT32),
-  occurredAt: dateTime(),
+  occurredAt: utcDateTime(),
 } as const);
