@@ -36,6 +36,10 @@ export class CachedAccessQueries implements AccessQueries {
     for (const [hash, entry] of this.keys) if (entry.key.id === keyId) this.keys.delete(hash);
   }
 
+  forgetAllKeys(): void {
+    this.keys.clear();
+  }
+
   async findLocation(id: string): Promise<Location | null> {
     const cached = this.locations.get(id);
     if (cached) return cached;

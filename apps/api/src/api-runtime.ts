@@ -1,0 +1,51 @@
+import type { Express } from 'express';
+import type { DataSource } from 'typeorm';
+import type { Deps } from '@pis/domain';
+import type { Config, Logger } from '@pis/runtime';
+import type { InProcessDelivery } from '@pis/webhooks';
+import { buildApiContainer, type ApiOverrides } from './container';
+import type { KeyRevocations } from './key-revocations';
+import { resolveSecrets, type ResolvedSecrets } from './secrets-setup';
+import { TOKENS } from './tokens';
+
+export interface ApiRuntime {
+  app: Express;
+  deps: Deps;
+  db: DataSource;
+  secrets: ResolvedSecrets;
+  /** Starts the background work: key revocation listener, in-process webhook delivery. */
+  start(): Promise<void>;
+  /** Stops the background work and closes the database (after the HTTP server has closed). */
+  stop(): Promise<void>;
+}
+
+/** Resolves the whole API from configuration: migrations applied, nothing listening yet. */
+export async function createApiRuntime(
+  config: Config,
+  logger: Logger,
+  overrides: ApiOverrides = {},
+): Promise<ApiRuntime> {
+  const secrets = await resolveSecrets(config);
+  const container = buildApiContainer(config, logger, secrets, overrides);
+  const app = await container.getAsync<Express>(TOKENS.HttpApp);
+  const deps = await container.getAsync<Deps>(TOKENS.Deps);
+  const db = await container.getAsync<DataSource>(TOKENS.DataSource);
+  const revocations = await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations);
+  const delivery = await container.getAsync<InProcessDelivery | null>(TOKENS.Delivery);
+  return {
+    app,
+    deps,
+    db,
+    secrets,
+    async start() {
+      await revocations.start();
+      await delivery?.start();
+    },
+    async stop() {
+      await delivery?.stop();
+      await revocations.stop();
+      if (db.isInitialized) await db.destroy();
+      await container.unbindAll();
+    },
+  };
+}
