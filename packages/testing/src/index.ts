@@ -2,4 +2,5 @@ export * from './in-memory';
 export * from './system';
 export * from './builders';
 export * from './scenarios';
+export * from './events';
 export * from './contracts';
