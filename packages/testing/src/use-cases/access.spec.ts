@@ -1,4 +1,4 @@
-import { authenticate, createLocation, issueApiKey, revokeApiKey } from '@pis/domain';
+import { authenticate, createLocation, displayPrefix, issueApiKey, revokeApiKey } from '@pis/domain';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { givenLocation } from '../scenarios/published-location';
 import { expectOk } from './use-case-world';
@@ -115,5 +115,14 @@ describe('locations and API keys (decisions section 8)', () => {
       },
     ]);
     expect(JSON.stringify(records)).not.toContain(issued.key);
+  });
+});
+
+describe('displayPrefix', () => {
+  it.each([
+    ['acme_sk_live_AbCdEfGh', 'acme_sk_live_AbCd'],
+    ['ab_sk_live_0123456789', 'ab_sk_live_0123'],
+  ])('When the key is %s, then its display prefix is %s', (key, prefix) => {
+    expect(displayPrefix(key)).toBe(prefix);
   });
 });

@@ -296,3 +296,34 @@ describe('floor plan: backoffice table edits reach the provider with the next pu
     expect(t.store.holderOf(place.locationId, place.tableIds[0]!)).toBe(order.id);
   });
 });
+
+describe('floor plan: the working plan (backoffice)', () => {
+  it('When the plan is a draft and then published, then the working plan says so, with decorations and the latest version', async () => {
+    const world = await aLocationWithoutPlan();
+    const input = aFloorPlanImport();
+    input.rooms[0]!.decorations = [{ kind: 'bar', x: 10, y: 10, width: 200, height: 30, text: 'Bar' }];
+    expectOk(await world.importPlan(input));
+    const draft = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId }));
+    expectOk(await world.publish());
+
+    const published = expectOk(await getWorkingPlan(world.deps, { locationId: world.locationId }));
+
+    expect([draft.status, draft.publishedVersion]).toEqual(['draft', null]);
+    expect([published.status, published.publishedVersion, published.publishedAt]).toEqual([
+      'published',
+      1,
+      world.clock.now(),
+    ]);
+    expect(published.rooms[0]!.decorations).toEqual([
+      { kind: 'bar', x: 10, y: 10, width: 200, height: 30, rotation: 0, text: 'Bar' },
+    ]);
+  });
+
+  it('When the location is unknown, then the working plan is not_found', async () => {
+    const world = await aLocationWithoutPlan();
+
+    expect(
+      await getWorkingPlan(world.deps, { locationId: '00000000-0000-4000-8000-0000000000fe' }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
+  });
+});

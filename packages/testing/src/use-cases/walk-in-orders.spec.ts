@@ -290,3 +290,16 @@ describe('till orders: walk-ins (decisions sections 4, 7, 8)', () => {
     expect(openOnes.orders.map((o) => o.id)).toEqual([third.id, first.id]);
   });
 });
+
+describe('listOrders', () => {
+  it('When the location is unknown, then not_found', async () => {
+    const world = await aWorld();
+
+    expect(
+      await listOrders(world.deps, { locationId: '00000000-0000-4000-8000-0000000000fd', status: null }),
+    ).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+  });
+});
