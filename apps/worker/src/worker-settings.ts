@@ -1,0 +1,37 @@
+import { ConfigError, type Config } from '@pis/runtime';
+
+/** What only the worker deployment reads, beside the shared configuration. */
+export interface WorkerSettings {
+  databaseUrl: string;
+  redisUrl: string;
+  /** `WEBHOOK_QUEUE_PREFIX` (default `pis`): the Redis key prefix of the delivery queue. */
+  queuePrefix: string;
+  /** `WEBHOOK_WORKER_CONCURRENCY` (default 32): attempts in flight in this process. */
+  concurrency: number;
+}
+
+/** Reads the worker's own variables and requires what the shared configuration leaves optional. */
+export function loadWorkerSettings(config: Config, env: NodeJS.ProcessEnv): WorkerSettings {
+  const problems: string[] = [];
+  if (config.databaseUrl === null) {
+    problems.push(
+      'DATABASE_URL is required: the worker reads the outbox and records deliveries in PostgreSQL',
+    );
+  }
+  if (config.redisUrl === null) {
+    problems.push(
+      'REDIS_URL is required: the worker takes deliveries from the BullMQ queue (without Redis, the API delivers webhooks itself)',
+    );
+  }
+  const queuePrefix = env['WEBHOOK_QUEUE_PREFIX']?.trim() || 'pis';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queuePrefix)) {
+    problems.push('WEBHOOK_QUEUE_PREFIX must be 1-64 letters, digits, dots, dashes or underscores');
+  }
+  const concurrencyText = env['WEBHOOK_WORKER_CONCURRENCY']?.trim() || '32';
+  const concurrency = Number(concurrencyText);
+  if (!/^\d+$/.test(concurrencyText) || concurrency < 1 || concurrency > 1000) {
+    problems.push(`WEBHOOK_WORKER_CONCURRENCY must be an integer from 1 to 1000 (got "${concurrencyText}")`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { databaseUrl: config.databaseUrl!, redisUrl: config.redisUrl!, queuePrefix, concurrency };
+}
