@@ -5,6 +5,7 @@ import type { Config, Logger } from '@pis/runtime';
 import type { InProcessDelivery } from '@pis/webhooks';
 import { buildApiContainer, type ApiOverrides } from './container';
 import type { KeyRevocations } from './key-revocations';
+import { lockDataDir } from './data-dir-lock';
 import { resolveSecrets, type ResolvedSecrets } from './secrets-setup';
 import { TOKENS } from './tokens';
 
@@ -13,6 +14,8 @@ export interface ApiRuntime {
   deps: Deps;
   db: DataSource;
   secrets: ResolvedSecrets;
+  /** Tells every API process that a key was revoked (cache invalidation). */
+  keyRevoked(keyId: string): Promise<void>;
   /** Starts the background work: key revocation listener, in-process webhook delivery. */
   start(): Promise<void>;
   /** Stops the background work and closes the database (after the HTTP server has closed). */
@@ -26,8 +29,15 @@ export async function createApiRuntime(
   overrides: ApiOverrides = {},
 ): Promise<ApiRuntime> {
   const secrets = await resolveSecrets(config);
+  const unlock = config.databaseUrl === null ? await lockDataDir(config.dataDir) : async () => undefined;
   const container = buildApiContainer(config, logger, secrets, overrides);
-  const app = await container.getAsync<Express>(TOKENS.HttpApp);
+  let app: Express;
+  try {
+    app = await container.getAsync<Express>(TOKENS.HttpApp);
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const deps = await container.getAsync<Deps>(TOKENS.Deps);
   const db = await container.getAsync<DataSource>(TOKENS.DataSource);
   const revocations = await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations);
@@ -37,6 +47,7 @@ export async function createApiRuntime(
     deps,
     db,
     secrets,
+    keyRevoked: (keyId) => revocations.revoked(keyId),
     async start() {
       await revocations.start();
       await delivery?.start();
@@ -46,6 +57,7 @@ export async function createApiRuntime(
       await revocations.stop();
       if (db.isInitialized) await db.destroy();
       await container.unbindAll();
+      await unlock();
     },
   };
 }

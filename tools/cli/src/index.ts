@@ -1,0 +1,2 @@
+export { runCli, usage, type CliResult } from './run-cli';
+export { COMMANDS } from './commands';

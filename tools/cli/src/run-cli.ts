@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { createApiRuntime, type ApiRuntime } from '@pis/api';
+import { createValidator, toFailureBody } from '@pis/contract';
+import { createLogger, loadConfig } from '@pis/runtime';
+import { COMMANDS, type CliContext } from './commands';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one operator command against the database the environment names (`DATABASE_URL`,
+ * or the embedded one in `DATA_DIR`, which must not be open in a running API). Answers
+ * the response body as JSON on stdout, or the error envelope on stderr with exit code 1.
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const [group, action, ...rest] = argv;
+  const name = `${group ?? ''} ${action ?? ''}`;
+  const command = COMMANDS[name];
+  if (!command) return { code: 2, stdout: '', stderr: usage() };
+  let flags: Record<string, string | undefined>;
+  try {
+    flags = parseArgs({
+      args: rest,
+      options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])),
+      strict: true,
+    }).values as Record<string, string | undefined>;
+  } catch (error) {
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `${(error as Error).message}\nusage: pnpm cli ${name} ${command.usage}\n`,
+    };
+  }
+  // Ids name what a command acts on; every command that takes one needs it.
+  const missing = ['location', 'order', 'key'].filter((f) => command.flags.includes(f) && !flags[f]);
+  if (missing.length > 0) {
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `missing --${missing.join(', --')}\nusage: pnpm cli ${name} ${command.usage}\n`,
+    };
+  }
+
+  // The CLI serves no HTTP, so embedded mode needs no backoffice token; with DATABASE_URL the
+  // real one is required (it may be what protects webhook secrets at rest).
+  const embedded = !env.DATABASE_URL;
+  const config = loadConfig(embedded ? { BACKOFFICE_TOKEN: 'cli-serves-no-http', ...env } : env);
+  let runtime: ApiRuntime | null = null;
+  try {
+    runtime = await createApiRuntime(config, createLogger('silent'));
+    const ctx: CliContext = {
+      deps: runtime.deps,
+      validator: createValidator(),
+      keyRevoked: runtime.keyRevoked,
+    };
+    const outcome = await command.run(ctx, flags);
+    return outcome.ok
+      ? { code: 0, stdout: `${JSON.stringify(outcome.value ?? { ok: true }, null, 2)}\n`, stderr: '' }
+      : { code: 1, stdout: '', stderr: `${JSON.stringify(toFailureBody(outcome), null, 2)}\n` };
+  } finally {
+    await runtime?.stop();
+  }
+}
+
+export function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  pnpm cli ${name} ${c.usage}`);
+  return `usage:\n${lines.join('\n')}\n\nThe database is DATABASE_URL, or the embedded one in DATA_DIR (default ./.data) while no API runs on it.\n`;
+}

@@ -1,0 +1,191 @@
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { createApiRuntime } from '@pis/api';
+import { authenticate, importFloorPlan } from '@pis/domain';
+import { createLogger, loadConfig } from '@pis/runtime';
+import { runCli } from '../src/run-cli';
+
+describe('the operator CLI on PostgreSQL', () => {
+  let db: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  const cli = async (...argv: string[]) => {
+    const result = await runCli(argv, env);
+    return {
+      ...result,
+      body: result.stdout ? JSON.parse(result.stdout) : JSON.parse(result.stderr || 'null'),
+    };
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    env = { DATABASE_URL: db.url, BACKOFFICE_TOKEN: 'cli-test-backoffice-token', LOG_LEVEL: 'silent' };
+  });
+  afterAll(async () => db.drop());
+
+  it('When an operator creates a location and issues a key, then the key has the brand prefix and can be revoked', async () => {
+    const location = await cli('location', 'create', '--name', 'Chez CLI', '--brand', 'chez');
+    expect(location.code).toBe(0);
+    expect(location.body).toEqual({
+      id: expect.any(String),
+      name: 'Chez CLI',
+      brand: 'chez',
+      currency: 'EUR',
+    });
+
+    const key = await cli('key', 'issue', '--location', location.body.id);
+    expect(key.code).toBe(0);
+    expect(key.body.key).toMatch(/^chez_sk_live_[A-Za-z0-9]{32,}$/);
+
+    const revoked = await cli('key', 'revoke', '--location', location.body.id, '--key', key.body.id);
+    expect(revoked.code).toBe(0);
+    // Revoking is idempotent; a key the location does not hold is not_found.
+    expect((await cli('key', 'revoke', '--location', location.body.id, '--key', key.body.id)).code).toBe(0);
+    const unknown = await cli('key', 'revoke', '--location', location.body.id, '--key', location.body.id);
+    expect(unknown.code).toBe(1);
+    expect(unknown.body.error.code).toBe('not_found');
+  });
+
+  it('When input is invalid, then the CLI answers the contract envelope on stderr with exit code 1', async () => {
+    const result = await cli('location', 'create', '--name', 'X', '--brand', 'UPPER');
+    expect(result.code).toBe(1);
+    expect(result.body.error).toMatchObject({ code: 'validation_failed', occupiedBy: null });
+    expect(result.body.error.details).toEqual([{ path: '/brand', message: expect.any(String) }]);
+  });
+
+  it('When a command or a required id is missing, then usage is printed with exit code 2', async () => {
+    expect((await runCli(['nope'], env)).code).toBe(2);
+    const missing = await runCli(['orders', 'list'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('missing --location');
+  });
+
+  it('When a location has no published plan, then publishing and orders are refused with the contract codes', async () => {
+    const location = (await cli('location', 'create', '--name', 'Till', '--brand', 'till')).body;
+    expect((await cli('floorplan', 'publish', '--location', location.id)).body.error.code).toBe(
+      'validation_failed',
+    );
+    const plan = await cli('floorplan', 'show', '--location', location.id);
+    expect(plan.body).toMatchObject({ status: 'empty', rooms: [] });
+
+    // No tables before a plan is published: the order is refused with the contract's code.
+    const refused = await cli(
+      'orders',
+      'open',
+      '--location',
+      location.id,
+      '--tables',
+      '01a20ecd-098a-71e9-936f-5878e0b8ce8a',
+      '--covers',
+      '2',
+    );
+    expect(refused.body.error.code).toBe('floorplan_not_published');
+
+    const listed = await cli('orders', 'list', '--location', location.id, '--status', 'open');
+    expect(listed.body).toEqual({ orders: [] });
+    const badStatus = await cli('orders', 'list', '--location', location.id, '--status', 'paid');
+    expect(badStatus.body.error.code).toBe('validation_failed');
+  });
+
+  it('When the till works through the CLI, then walk-in orders open, take items, move, close and list', async () => {
+    const location = (await cli('location', 'create', '--name', 'Till', '--brand', 'tilltwo')).body;
+    const key = (await cli('key', 'issue', '--location', location.id)).body.key;
+    const tableIds = await importThroughApi(env, key, 3);
+    expect((await cli('floorplan', 'publish', '--location', location.id)).body).toEqual({
+      version: 1,
+      publishedAt: expect.any(String),
+    });
+
+    const opened = await cli(
+      'orders',
+      'open',
+      '--location',
+      location.id,
+      '--tables',
+      tableIds[0]!,
+      '--covers',
+      '2',
+    );
+    expect(opened.body).toMatchObject({ tableIds: [tableIds[0]], covers: 2, status: 'open', spendMinor: 0 });
+    const orderId = opened.body.id;
+    const taken = await cli(
+      'orders',
+      'open',
+      '--location',
+      location.id,
+      '--tables',
+      tableIds[0]!,
+      '--covers',
+      '2',
+    );
+    expect(taken.body.error).toMatchObject({
+      code: 'table_occupied',
+      occupiedBy: { orderId, reservationExternalId: null },
+    });
+
+    const item = await cli(
+      'orders',
+      'add-item',
+      '--location',
+      location.id,
+      '--order',
+      orderId,
+      '--label',
+      'Wine',
+      '--amount',
+      '1250',
+      '--quantity',
+      '2',
+    );
+    expect(item.body.spendMinor).toBe(2500);
+    const moved = await cli(
+      'orders',
+      'move',
+      '--location',
+      location.id,
+      '--order',
+      orderId,
+      '--tables',
+      `${tableIds[1]},${tableIds[2]}`,
+    );
+    expect(moved.body.tableIds).toEqual([tableIds[1], tableIds[2]]);
+    const closed = await cli('orders', 'close', '--location', location.id, '--order', orderId);
+    expect(closed.body).toMatchObject({ status: 'closed', closedAt: expect.any(String) });
+
+    expect((await cli('orders', 'list', '--location', location.id, '--status', 'open')).body).toEqual({
+      orders: [],
+    });
+    const all = (await cli('orders', 'list', '--location', location.id)).body.orders;
+    expect(all.map((o: { id: string }) => o.id)).toEqual([orderId]);
+  });
+});
+
+/** The provider's one-shot import (not an operator command), through the API's own use case. */
+async function importThroughApi(env: NodeJS.ProcessEnv, key: string, tables: number): Promise<string[]> {
+  const runtime = await createApiRuntime(loadConfig(env), createLogger('silent'));
+  try {
+    const auth = await authenticate(runtime.deps, { key });
+    if (!auth.ok) throw new Error(auth.message);
+    const imported = await importFloorPlan(runtime.deps, {
+      locationId: auth.value.locationId,
+      input: {
+        replaceDraft: false,
+        rooms: [
+          {
+            externalId: 'r1',
+            name: 'Room',
+            tables: Array.from({ length: tables }, (_, i) => ({
+              externalId: `t${i}`,
+              label: `${i + 1}`,
+              seatCount: 4,
+              x: 10,
+              y: 10,
+            })),
+          },
+        ],
+      },
+    });
+    if (!imported.ok) throw new Error(imported.message);
+    return imported.value.mapping.map((m) => m.tableId);
+  } finally {
+    await runtime.stop();
+  }
+}
