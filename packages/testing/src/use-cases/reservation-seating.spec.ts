@@ -94,12 +94,7 @@ describe('reservation writes and the till order (decisions section 4)', () => {
       const world = await aWorld();
       const [taken] = world.tableIds as [string];
       const walk = await walkIn(world, [taken]);
-      const created = await world.create({
-        ...(await world.given()),
-        externalId: 'R-new',
-        status,
-        tableIds: [taken],
-      });
+      const created = await world.create(aReservationInput({ status, tableIds: [taken] }));
       const mark = world.mark();
 
       const updated = expectOk(await world.put(later(await world.given(), { status, tableIds: [taken] })));

@@ -2,7 +2,6 @@ import {
   addOrderItem,
   changeOrderCovers,
   finishOrderCommand,
-  listOrders,
   MAX_INT32,
   moveOrderCommand,
   openWalkInOrder,
@@ -272,34 +271,5 @@ describe('till orders: walk-ins (decisions sections 4, 7, 8)', () => {
 
     expect(await addItem(world, foreign.id, 100)).toMatchObject({ ok: false, code: 'not_found' });
     expect(await finish(world, foreign.id, 'closed')).toMatchObject({ ok: false, code: 'not_found' });
-  });
-
-  it('When orders are listed, then newest first, filtered by status', async () => {
-    const world = await aWorld();
-    const first = expectOk(await open(world, [world.tableIds[0]!]));
-    world.clock.advance(1000);
-    const second = expectOk(await open(world, [world.tableIds[1]!]));
-    world.clock.advance(1000);
-    const third = expectOk(await open(world, [world.tableIds[2]!]));
-    expectOk(await finish(world, second.id, 'closed'));
-
-    const all = expectOk(await listOrders(world.deps, { locationId: world.locationId, status: null }));
-    const openOnes = expectOk(await listOrders(world.deps, { locationId: world.locationId, status: 'open' }));
-
-    expect(all.orders.map((o) => o.id)).toEqual([third.id, second.id, first.id]);
-    expect(openOnes.orders.map((o) => o.id)).toEqual([third.id, first.id]);
-  });
-});
-
-describe('listOrders', () => {
-  it('When the location is unknown, then not_found', async () => {
-    const world = await aWorld();
-
-    expect(
-      await listOrders(world.deps, { locationId: '00000000-0000-4000-8000-0000000000fd', status: null }),
-    ).toMatchObject({
-      ok: false,
-      code: 'not_found',
-    });
   });
 });
