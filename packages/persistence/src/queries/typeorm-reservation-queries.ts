@@ -8,28 +8,10 @@ import { isUuid } from '../adapters/uuid';
 export class TypeormReservationQueries implements ReservationQueries {
   constructor(private readonly session: DbSession) {}
 
-  /**
-   * An index range scan on `reservations_window (location_id, starts_at, id)`: the keyset
-   * condition is a row comparison on the index's trailing columns, so every page starts
-   * where the previous one ended instead of skipping rows.
-   */
   async listWindow(q: ReservationWindowQuery): Promise<Reservation[]> {
-    if (!isUuid(q.locationId) || q.limit <= 0) return [];
-    const params: unknown[] = [q.locationId, instantToDb(q.from), instantToDb(q.to), q.limit];
-    let keyset = '';
-    if (q.after !== null) {
-      if (!isUuid(q.after.id)) return [];
-      params.push(instantToDb(q.after.startsAt), q.after.id);
-      keyset = 'AND (starts_at, id) > ($5::timestamptz, $6::uuid)';
-    }
-    const rows = await this.session.read((sql) =>
-      sql.rows<ReservationRow>(
-        `SELECT * FROM reservations
-         WHERE location_id = $1 AND starts_at >= $2 AND starts_at < $3 ${keyset}
-         ORDER BY starts_at, id LIMIT $4`,
-        params,
-      ),
-    );
+    const statement = windowStatement(q);
+    if (statement === null) return [];
+    const rows = await this.session.read((sql) => sql.rows<ReservationRow>(statement.text, statement.params));
     return rows.map(reservationMapper.toDomain);
   }
 
@@ -43,4 +25,24 @@ export class TypeormReservationQueries implements ReservationQueries {
     );
     return row === null ? null : reservationMapper.toDomain(row);
   }
+}
+
+/**
+ * The window listing as one statement: an index range scan on `reservations_window
+ * (location_id, starts_at, id)`. The keyset condition is a row comparison on the index's
+ * trailing columns, so each page starts where the previous one ended instead of skipping
+ * rows. null when the query can match nothing (ids that are not UUIDs, no room).
+ */
+export function windowStatement(q: ReservationWindowQuery): { text: string; params: unknown[] } | null {
+  if (!isUuid(q.locationId) || q.limit <= 0 || (q.after !== null && !isUuid(q.after.id))) return null;
+  const params: unknown[] = [q.locationId, instantToDb(q.from), instantToDb(q.to), q.limit];
+  let keyset = '';
+  if (q.after !== null) {
+    params.push(instantToDb(q.after.startsAt), q.after.id);
+    keyset = 'AND (starts_at, id) > ($5::timestamptz, $6::uuid)';
+  }
+  const text = `SELECT * FROM reservations
+    WHERE location_id = $1 AND starts_at >= $2 AND starts_at < $3 ${keyset}
+    ORDER BY starts_at, id LIMIT $4`;
+  return { text, params };
 }
