@@ -1,17 +1,6 @@
-import { getWorkingPlan, importFloorPlan, publishFloorPlan, type FloorPlanImportInput } from '@pis/domain';
+import { getWorkingPlan, type FloorPlanImportInput } from '@pis/domain';
 import { aFloorPlanImport, anImportRoom, anImportTable } from '../builders/floor-plan.builders';
-import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
-import { givenLocation } from '../scenarios/published-location';
-import { expectOk } from './use-case-world';
-
-async function aLocationWithoutPlan() {
-  const t = createInMemoryDeps();
-  const location = await givenLocation(t.deps);
-  const importPlan = (input: FloorPlanImportInput) =>
-    importFloorPlan(t.deps, { locationId: location.id, input });
-  const publish = () => publishFloorPlan(t.deps, { locationId: location.id });
-  return { ...t, locationId: location.id, importPlan, publish };
-}
+import { aLocationWithoutPlan, expectOk } from './use-case-world';
 
 describe('floor plan: import lifecycle (spec states, decisions section 6)', () => {
   it('When the location has no rooms, then the import creates a draft and returns the room and table mapping', async () => {

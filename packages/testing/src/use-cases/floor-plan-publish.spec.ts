@@ -2,26 +2,15 @@ import {
   editTable,
   getPublishedFloorPlan,
   getWorkingPlan,
-  importFloorPlan,
   openWalkInOrder,
   publishFloorPlan,
   type Deps,
-  type FloorPlanImportInput,
   type TablePatch,
 } from '@pis/domain';
 import { aFloorPlanImport } from '../builders/floor-plan.builders';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
-import { givenLocation, givenPublishedLocation } from '../scenarios/published-location';
-import { expectOk } from './use-case-world';
-
-async function aLocationWithoutPlan() {
-  const t = createInMemoryDeps();
-  const location = await givenLocation(t.deps);
-  const importPlan = (input: FloorPlanImportInput) =>
-    importFloorPlan(t.deps, { locationId: location.id, input });
-  const publish = () => publishFloorPlan(t.deps, { locationId: location.id });
-  return { ...t, locationId: location.id, importPlan, publish };
-}
+import { givenPublishedLocation } from '../scenarios/published-location';
+import { aLocationWithoutPlan, expectOk } from './use-case-world';
 
 const edit = (deps: Deps, locationId: string, tableId: string, patch: TablePatch) =>
   editTable(deps, { locationId, tableId, patch });

@@ -1,5 +1,8 @@
 import {
   createReservation,
+  importFloorPlan,
+  publishFloorPlan,
+  type FloorPlanImportInput,
   updateReservation,
   type Outcome,
   type ReservationInput,
@@ -9,7 +12,12 @@ import {
 import { plusMillis } from '../builders/instants';
 import { aReservationInput } from '../builders/reservation.builders';
 import { createInMemoryDeps, type InMemoryDeps } from '../in-memory/create-in-memory-deps';
-import { expectOk, givenPublishedLocation, type PublishedLocation } from '../scenarios/published-location';
+import {
+  expectOk,
+  givenLocation,
+  givenPublishedLocation,
+  type PublishedLocation,
+} from '../scenarios/published-location';
 
 /** A published location over fresh in-memory adapters, with the verbs the specs use. */
 export interface World extends InMemoryDeps, PublishedLocation {
@@ -51,6 +59,16 @@ export function later(
   seconds = 1,
 ): ReservationInput {
   return { ...input, ...changes, updatedAt: plusMillis(input.updatedAt, seconds * 1000) };
+}
+
+/** A location with no floor plan yet, with its import and publish verbs. */
+export async function aLocationWithoutPlan() {
+  const t = createInMemoryDeps();
+  const location = await givenLocation(t.deps);
+  const importPlan = (input: FloorPlanImportInput) =>
+    importFloorPlan(t.deps, { locationId: location.id, input });
+  const publish = () => publishFloorPlan(t.deps, { locationId: location.id });
+  return { ...t, locationId: location.id, importPlan, publish };
 }
 
 export { expectOk };
