@@ -45,7 +45,9 @@ export class TypeormUnitOfWork implements UnitOfWork {
   async run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(work);
+        const { outcome, committed } = await this.once(work);
+        if (committed.length > 0) this.announce(committed);
+        return outcome;
       } catch (error) {
         if (attempt >= this.maxAttempts || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
         await pause(attempt);
@@ -53,7 +55,10 @@ export class TypeormUnitOfWork implements UnitOfWork {
     }
   }
 
-  private async once<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  /** One attempt; answers the outcome and the events it committed (none when it rolled back). */
+  private async once<T>(
+    work: (tx: Transaction) => Promise<Outcome<T>>,
+  ): Promise<{ outcome: Outcome<T>; committed: StoredEvent[] }> {
     const runner = this.session.dataSource.createQueryRunner();
     const appended: StoredEvent[] = [];
     try {
@@ -61,13 +66,12 @@ export class TypeormUnitOfWork implements UnitOfWork {
       const outcome = await this.session.within(runner, () =>
         work(new TypeormTransaction(runner, this.cipher, appended)),
       );
-      if (outcome.ok) {
-        await runner.commitTransaction();
-        if (appended.length > 0) this.announce(appended);
-      } else {
+      if (!outcome.ok) {
         await runner.rollbackTransaction();
+        return { outcome, committed: [] };
       }
-      return outcome;
+      await runner.commitTransaction();
+      return { outcome, committed: appended };
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw error;

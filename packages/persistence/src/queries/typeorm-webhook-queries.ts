@@ -49,12 +49,9 @@ export class TypeormWebhookQueries implements WebhookQueries {
         `SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempted_at, id`,
         [deliveries.map((d) => d.id)],
       );
-      return deliveries.map((d) =>
-        webhookDeliveryToDomain(
-          d,
-          attempts.filter((a) => a.delivery_id === d.id),
-        ),
-      );
+      const attemptsOf = new Map<string, WebhookAttemptRow[]>(deliveries.map((d) => [d.id, []]));
+      for (const attempt of attempts) attemptsOf.get(attempt.delivery_id)?.push(attempt);
+      return deliveries.map((d) => webhookDeliveryToDomain(d, attemptsOf.get(d.id) ?? []));
     });
   }
 }
