@@ -46,7 +46,10 @@ export async function postgresStore(poolSize = 5): Promise<Store & { database: T
 /** Embedded PGlite in a fresh temporary directory, migrated, with the adapters over it. */
 export async function pgliteStore(): Promise<Store & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pis-pglite-'));
-  const dataSource = await createDataSource({ dataDir });
+  const dataSource = await createDataSource({ dataDir }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   await runMigrations(dataSource);
   return {
     ...createPersistence(dataSource, { cipher: testCipher }),
