@@ -1,0 +1,55 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { createLogger, loadConfig } from '@pis/runtime';
+import { createApiRuntime, type ApiRuntime } from '../../src/api-runtime';
+import type { ApiOverrides } from '../../src/container';
+
+export const BACKOFFICE_TOKEN = 'test-backoffice-token-0123';
+
+/** What every suite's runtime is configured with; a test adds or overrides variables. */
+export const TEST_ENV: Record<string, string> = {
+  BACKOFFICE_TOKEN,
+  RATE_LIMIT_RPS: '0',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+  WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+  LOG_LEVEL: 'silent',
+};
+
+export interface TestApi {
+  runtime: ApiRuntime;
+  /** The API on a loopback port: every supertest request of the file shares this server. */
+  server: Server;
+  baseUrl: string;
+  /** Closes the server and the runtime; the database stays (several runtimes may share it). */
+  close(): Promise<void>;
+}
+
+/** The real composition root on `databaseUrl`, listening on 127.0.0.1 (nothing started unless asked). */
+export async function startTestApi(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  overrides: ApiOverrides = {},
+): Promise<TestApi> {
+  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...env });
+  const runtime = await createApiRuntime(config, createLogger(config.logLevel), overrides);
+  const server = createServer(runtime.app);
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    runtime,
+    server,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.stop();
+    },
+  };
+}
+
+/** One fresh database and one API per test file. */
+export async function startTestDatabase(): Promise<TestDatabase> {
+  return createTestDatabase({ poolSize: 2 });
+}
