@@ -266,8 +266,11 @@ describe('GET /reservations', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const query = `from=2026-11-21T00:00Z&to=2026-11-22T00:00Z&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await loc.api.get(`${P}/reservations?${query}`).expect(200);
+      const after: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const query = `from=2026-11-21T00:00Z&to=2026-11-22T00:00Z&limit=2${after}`;
+      const res: { body: { reservations: typeof seen; nextCursor: string | null } } = await loc.api
+        .get(`${P}/reservations?${query}`)
+        .expect(200);
       seen.push(...res.body.reservations);
       cursor = res.body.nextCursor;
       pages += 1;
