@@ -33,7 +33,10 @@ export class HttpError extends Error {
       message: this.message,
       occupiedBy: this.occupiedBy,
     };
-    if (this.details && this.details.length > 0) error.details = this.details;
+    // Decisions section 2: `details` is the one extra field, and only with validation_failed.
+    if (this.code === 'validation_failed' && this.details && this.details.length > 0) {
+      error.details = this.details;
+    }
     return { error };
   }
 
