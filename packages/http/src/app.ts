@@ -58,9 +58,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
 
   const provider = Router();
-  provider.get('/openapi.json', (_req, res) => {
-    res.json(options.openApiDocument);
-  });
+  // The document needs no credential; mounted like every route so another method gets 405.
+  mountRoutes(provider, [
+    {
+      method: 'get',
+      path: '/openapi.json',
+      handlers: [
+        (_req, res) => {
+          res.json(options.openApiDocument);
+        },
+      ],
+    },
+  ]);
   const providerGuards = [
     providerAuth(deps),
     rateLimit(options.rateLimitRps, (locals) => principalOf(locals).keyId),
