@@ -42,7 +42,21 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('etag', false);
   app.use(requestId());
   if (logger.isLevelEnabled('info')) {
-    app.use(pinoHttp({ logger, genReqId: (_req, res) => String(res.getHeader('X-Request-Id')) }));
+    // One line per request with what operations need and nothing a header could leak.
+    app.use(
+      pinoHttp({
+        logger,
+        genReqId: (_req, res) => String(res.getHeader('X-Request-Id')),
+        serializers: {
+          req: (req: { id: unknown; method: string; url: string }) => ({
+            id: req.id,
+            method: req.method,
+            url: req.url,
+          }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+      }),
+    );
   }
 
   app.get('/healthz', (_req, res) => {

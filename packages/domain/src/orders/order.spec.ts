@@ -9,6 +9,7 @@ import {
   moveOrder,
   openOrder,
   otherHolder,
+  reseatOrder,
   type Order,
   type OrderChange,
   type TableHolder,
@@ -186,6 +187,21 @@ describe('changeCovers', () => {
 
     expect(same).toEqual(order);
     expect(events).toEqual([]);
+  });
+});
+
+describe('reseatOrder', () => {
+  it('When an order moves and changes covers at once, then table.occupied carries the new covers and spend_updated the new tables', () => {
+    const order = openOrderOn(['t-1'], { covers: 2, reservationExternalId: 'r-1' });
+
+    const { order: reseated, events } = value(reseatOrder(order, ['t-3'], 3, NOW));
+
+    expect(reseated).toEqual({ ...order, tableIds: ['t-3'], covers: 3 });
+    expect(events.map((e) => e.type)).toEqual(['table.freed', 'table.occupied', 'table.spend_updated']);
+    expect(events[0]).toEqual(freedOf(order, 't-1', 'moved'));
+    expect(events[1]).toEqual(occupiedOf(reseated, 't-3'));
+    expect(events[1]!.data).toMatchObject({ covers: 3 });
+    expect(events[2]!.data).toMatchObject({ tableIds: ['t-3'], covers: 3 });
   });
 });
 

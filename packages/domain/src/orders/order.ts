@@ -86,25 +86,36 @@ export function openOrder(cmd: OpenOrderCommand): OrderChange {
 }
 
 /**
- * Moves an open order onto `tableIds` (the caller has checked they are free or its own):
- * `table.freed` (moved) for each table it leaves, `table.occupied` for each it takes.
+ * Moves an open order onto `tableIds` (the caller has checked they are free or its own)
+ * and gives it `covers`, in one step: `table.freed` (moved) for each table it leaves,
+ * `table.occupied` (with the new covers) for each it takes, then `table.spend_updated`
+ * when the covers changed. No event is made when neither differs (the table list may be
+ * reordered).
  */
-export function moveOrder(order: Order, tableIds: string[], now: Instant): Outcome<OrderChange> {
+export function reseatOrder(
+  order: Order,
+  tableIds: string[],
+  covers: number,
+  now: Instant,
+): Outcome<OrderChange> {
   if (order.status !== 'open') return notOpen(order);
-  const moved: Order = { ...order, tableIds: [...tableIds] };
+  const next: Order = { ...order, tableIds: [...tableIds], covers };
   const events: DomainEvent[] = [
     ...without(order.tableIds, tableIds).map((tableId) => freedEvent(order, tableId, 'moved', now)),
-    ...without(tableIds, order.tableIds).map((tableId) => occupiedEvent(moved, tableId, now)),
+    ...without(tableIds, order.tableIds).map((tableId) => occupiedEvent(next, tableId, now)),
+    ...(covers !== order.covers ? [spendEvent(next, now)] : []),
   ];
-  return ok({ order: moved, events });
+  return ok({ order: next, events });
+}
+
+/** The till moves an open order; see `reseatOrder`. */
+export function moveOrder(order: Order, tableIds: string[], now: Instant): Outcome<OrderChange> {
+  return reseatOrder(order, tableIds, order.covers, now);
 }
 
 /** Changes the covers of an open order; the new figures go out as `table.spend_updated`. */
 export function changeCovers(order: Order, covers: number, now: Instant): Outcome<OrderChange> {
-  if (order.status !== 'open') return notOpen(order);
-  if (covers === order.covers) return ok({ order, events: [] });
-  const changed: Order = { ...order, covers };
-  return ok({ order: changed, events: [spendEvent(changed, now)] });
+  return reseatOrder(order, order.tableIds, covers, now);
 }
 
 export function addItem(order: Order, item: OrderItem, now: Instant): Outcome<OrderChange> {

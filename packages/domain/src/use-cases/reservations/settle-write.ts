@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../events/domain-event';
 import { checkTableIds } from '../../floorplan/table-check';
-import { changeCovers, moveOrder, openOrder, type Order } from '../../orders/order';
+import { openOrder, reseatOrder, type Order } from '../../orders/order';
 import type { Reservation } from '../../reservations/reservation';
 import type { OrderIntent } from '../../reservations/reservation-write';
 import { sameIdSet } from '../../shared/id-set';
@@ -70,20 +70,14 @@ async function followSeating(
   intent: Extract<OrderIntent, { kind: 'follow' }>,
   now: Instant,
 ): Promise<Outcome<DomainEvent[]>> {
-  let order: Order | null = await tx.orders.lockById(locationId, intent.orderId);
+  const order: Order | null = await tx.orders.lockById(locationId, intent.orderId);
   if (order === null || order.status !== 'open') return ok([]);
-  const events: DomainEvent[] = [];
   if (!sameIdSet(order.tableIds, intent.tableIds)) {
     const free = await claimTables(tx, locationId, intent.tableIds, order);
     if (!free.ok) return free;
-    const moved = moveOrder(order, intent.tableIds, now);
-    if (!moved.ok) return moved;
-    order = moved.value.order;
-    events.push(...moved.value.events);
   }
-  const covered = changeCovers(order, intent.covers, now);
-  if (!covered.ok) return covered;
-  events.push(...covered.value.events);
-  if (events.length > 0) await tx.orders.update(covered.value.order);
-  return ok(events);
+  const reseated = reseatOrder(order, intent.tableIds, intent.covers, now);
+  if (!reseated.ok) return reseated;
+  await tx.orders.update(reseated.value.order);
+  return ok(reseated.value.events);
 }
