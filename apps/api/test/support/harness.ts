@@ -1,4 +1,5 @@
 import type { TestDatabase } from '@pis/persistence/src/test-support';
+import type { Logger } from '@pis/runtime';
 import type { Resolver } from '@pis/webhooks';
 import type { ApiOverrides } from '../../src/container';
 import { Client } from './client';
@@ -78,8 +79,12 @@ export class Harness {
   }
 
   /** A second API (other settings) on the database of `other`. */
-  static async beside(other: Harness, env: Record<string, string>): Promise<Harness> {
-    return new Harness(other.db, await startTestApi(other.db.url, env, { resolver: testResolver }), false);
+  static async beside(other: Harness, env: Record<string, string>, logger?: Logger): Promise<Harness> {
+    return new Harness(
+      other.db,
+      await startTestApi(other.db.url, env, { resolver: testResolver }, logger),
+      false,
+    );
   }
 
   get runtime() {

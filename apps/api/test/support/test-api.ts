@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
-import { createLogger, loadConfig } from '@pis/runtime';
+import { createLogger, loadConfig, type Logger } from '@pis/runtime';
 import { createApiRuntime, type ApiRuntime } from '../../src/api-runtime';
 import type { ApiOverrides } from '../../src/container';
 
@@ -30,9 +30,10 @@ export async function startTestApi(
   databaseUrl: string,
   env: Record<string, string> = {},
   overrides: ApiOverrides = {},
+  logger?: Logger,
 ): Promise<TestApi> {
   const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...env });
-  const runtime = await createApiRuntime(config, createLogger(config.logLevel), overrides);
+  const runtime = await createApiRuntime(config, logger ?? createLogger(config.logLevel), overrides);
   const server = createServer(runtime.app);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -15,16 +15,19 @@ const BODY_ERRORS: Record<string, () => HttpError> = {
 /** Codes of a database or queue that is down or restarting: the request may be retried. */
 const UNAVAILABLE = /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
 
+/**
+ * Messages of a database that cannot be reached: a lost or refused connection, and a pool
+ * or driver that is closed (the process is shutting down, or lost its database) — worth a
+ * retry on another process or a moment later, so 503 rather than 500.
+ */
+const CONNECTION_LOST =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end on the pool|Driver not Connected/i;
+
 export function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown; driverError?: unknown } | null;
   if (!e || typeof e !== 'object') return false;
   if (typeof e.code === 'string' && UNAVAILABLE.test(e.code)) return true;
-  if (
-    typeof e.message === 'string' &&
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-      e.message,
-    )
-  ) {
+  if (typeof e.message === 'string' && CONNECTION_LOST.test(e.message)) {
     return true;
   }
   return e.driverError !== undefined && isUnavailable(e.driverError);

@@ -1,0 +1,159 @@
+import { Writable } from 'node:stream';
+import { Client as PgClient } from 'pg';
+import { createLogger } from '@pis/runtime';
+import { expectEnvelope } from './support/envelope';
+import { Harness, type TestLocation } from './support/harness';
+import { B, P, reservation } from './support/wire';
+
+/**
+ * Decisions section 2's added codes: 429 rate_limited with Retry-After (a second API with
+ * a small RATE_LIMIT_RPS), and 500/503 internal_error that never show internals (an API
+ * whose database goes away, or whose schema is broken under it).
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** Log lines of one API, parsed. */
+function memoryLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: createLogger('error', stream), lines };
+}
+
+describe('429 rate_limited', () => {
+  let limited: Harness;
+  let loc: TestLocation;
+  beforeAll(async () => {
+    // 1 request a second per key, a burst of 2.
+    limited = await Harness.beside(h, { RATE_LIMIT_RPS: '1' });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+  beforeEach(async () => {
+    loc = await h.location();
+  });
+
+  it('When a key exceeds its burst, then 429 rate_limited with a whole-second Retry-After, and it passes again after that wait', async () => {
+    const api = limited.client(loc.key);
+    await api.get(`${P}/floorplan`).expect(200);
+    await api.get(`${P}/floorplan`).expect(200);
+
+    const refused = await api.post(`${P}/reservations`).send(reservation());
+
+    expectEnvelope(refused, 429, 'rate_limited');
+    expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
+    await api.get(`${P}/floorplan`).expect(200);
+  });
+
+  it('When one key is limited, then another key, the operator surface and the OpenAPI document still answer', async () => {
+    const other = await h.location({ plan: 'none' });
+    const api = limited.client(loc.key);
+    await api.get(`${P}/floorplan`);
+    await api.get(`${P}/floorplan`);
+    expectEnvelope(await api.get(`${P}/floorplan`), 429, 'rate_limited');
+
+    await limited.client(other.key).get(`${P}/webhook-deliveries`).expect(200);
+    for (let i = 0; i < 3; i += 1) await limited.operator.get(`${B}/locations/${loc.id}/orders`).expect(200);
+    for (let i = 0; i < 3; i += 1) await limited.anonymous.get(`${P}/openapi.json`).expect(200);
+  });
+
+  it('When a limited key sends a malformed body, then 429 comes first; an unknown key gets 401, never 429', async () => {
+    const api = limited.client(loc.key);
+    await api.get(`${P}/floorplan`);
+    await api.get(`${P}/floorplan`);
+
+    const malformed = await api.post(`${P}/reservations`).set('Content-Type', 'application/json').send('{');
+    expectEnvelope(malformed, 429, 'rate_limited');
+    for (let i = 0; i < 4; i += 1) {
+      expectEnvelope(
+        await limited.client('test_sk_live_CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC').get(`${P}/floorplan`),
+        401,
+        'unauthorized',
+      );
+    }
+  });
+});
+
+describe('500 and 503 internal_error', () => {
+  it('When the API has lost its database, then 503 internal_error with Retry-After and no internals', async () => {
+    const loc = await h.location();
+    const { logger, lines } = memoryLogger();
+    const broken = await Harness.beside(h, {}, logger);
+    try {
+      const api = broken.client(loc.key);
+      await api.get(`${P}/floorplan`).expect(200);
+
+      await broken.runtime.db.destroy();
+
+      for (const res of [
+        await api.post(`${P}/reservations`).send(reservation()),
+        await api.get(`${P}/floorplan`),
+        await broken.operator.post(loc.ops('/orders')).send({ tableIds: [loc.tables[0]], covers: 2 }),
+      ]) {
+        expectEnvelope(res, 503, 'internal_error');
+        expect(res.headers['retry-after']).toBe('1');
+        expect(lines.some((l) => l['requestId'] === res.headers['x-request-id'])).toBe(true);
+      }
+      expectEnvelope(await broken.anonymous.get('/readyz'), 503, 'internal_error');
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('When the database stops accepting connections, then requests fail in the envelope without internals, and recover after', async () => {
+    const loc = await h.location();
+    const name = new URL(h.db.url).pathname.slice(1);
+    const admin = new PgClient({ connectionString: new URL('/test', h.db.url).toString() });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+
+      const res = await loc.api.post(`${P}/reservations`).send(reservation());
+
+      expect([500, 503]).toContain(res.status);
+      expectEnvelope(res, res.status, 'internal_error');
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    await loc.api.post(`${P}/reservations`).send(reservation()).expect(201);
+  });
+
+  it('When a query fails unexpectedly, then 500 internal_error with a generic message, and the log line carries the same request id', async () => {
+    const loc = await h.location({ plan: 'none' });
+    const { logger, lines } = memoryLogger();
+    const other = await Harness.beside(h, {}, logger);
+    await h.db.dataSource.query('ALTER TABLE reservations RENAME TO reservations_elsewhere');
+    try {
+      const res = await other
+        .client(loc.key)
+        .post(`${P}/reservations`)
+        .send(reservation())
+        .set('X-Request-Id', 'trace-500');
+
+      expectEnvelope(res, 500, 'internal_error');
+      expect(res.headers['x-request-id']).toBe('trace-500');
+      expect(res.body.error.message).toMatch(/X-Request-Id/);
+      expect(res.text).not.toMatch(/reservations|relation|42P01|SELECT|INSERT/i);
+      const logged = lines.find((l) => l['requestId'] === 'trace-500');
+      expect(logged).toMatchObject({ level: 50, path: `${P}/reservations` });
+      expect(JSON.stringify(logged)).not.toContain(loc.key);
+    } finally {
+      await h.db.dataSource.query('ALTER TABLE reservations_elsewhere RENAME TO reservations');
+      await other.stop();
+    }
+  });
+});
