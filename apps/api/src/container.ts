@@ -75,6 +75,7 @@ export function buildApiContainer(
   c.bind<Deps>(TOKENS.Deps).toResolvedValue(
     (p: Persistence, access: AccessQueries, urlPolicy: WebhookUrlPolicy): Deps => ({
       uow: p.uow,
+      plainWrites: p.plainWrites,
       queries: { ...p.queries, access },
       clock: new SystemClock(),
       ids: new RandomIdGenerator(),

@@ -4,6 +4,7 @@ export * from './shared/id-set';
 export * from './reservations/reservation';
 export * from './reservations/reservation-write';
 export * from './reservations/reservation-repository.port';
+export * from './reservations/transactional-plain-writes';
 export * from './floorplan/floor-plan';
 export * from './floorplan/floor-plan-import';
 export * from './floorplan/floor-plan-publish';

@@ -47,7 +47,10 @@ export async function createDataSource(
       replication: { master: credentials, slaves: [credentials], defaultMode: 'master' },
       poolSize: target.poolSize ?? DEFAULT_POOL_SIZE,
       applicationName: target.applicationName ?? 'pis',
-      extra: { options: '-c TimeZone=UTC', types: pgTypeParsers },
+      extra: {
+        options: '-c TimeZone=UTC -c default_transaction_isolation=read\\ committed',
+        types: pgTypeParsers,
+      },
     };
     return open(new DataSource(options));
   }

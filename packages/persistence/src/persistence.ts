@@ -1,6 +1,8 @@
-import type { Queries } from '@pis/domain';
+import type { PlainReservationWrites, Queries } from '@pis/domain';
 import type { DataSource } from 'typeorm';
 import { DbSession } from './adapters/db-session';
+import { statementRunner } from './adapters/prepared-statements';
+import { SqlPlainReservationWrites } from './adapters/sql-plain-reservation-writes';
 import { TypeormUnitOfWork, type UnitOfWorkSettings } from './adapters/typeorm-unit-of-work';
 import type { SecretCipher } from './mappers/webhook.mapper';
 import { TypeormAccessQueries } from './queries/typeorm-access-queries';
@@ -16,6 +18,7 @@ export interface PersistenceSettings extends UnitOfWorkSettings {
 
 export interface Persistence {
   uow: TypeormUnitOfWork;
+  plainWrites: PlainReservationWrites;
   queries: Queries;
 }
 
@@ -27,6 +30,7 @@ export function createPersistence(dataSource: DataSource, settings: PersistenceS
   const session = new DbSession(dataSource);
   return {
     uow: new TypeormUnitOfWork(session, settings.cipher, settings),
+    plainWrites: new SqlPlainReservationWrites(statementRunner(dataSource)),
     queries: {
       reservations: new TypeormReservationQueries(session),
       floorPlans: new TypeormFloorPlanQueries(session),

@@ -36,7 +36,9 @@ export function pgliteDriver(dataDir: string): { driver: { Pool: new () => unkno
       };
       try {
         if (!prepared) {
-          await (await getPGliteInstance()).exec(`SET TimeZone = 'UTC'`);
+          await (
+            await getPGliteInstance()
+          ).exec(`SET TimeZone = 'UTC'; SET default_transaction_isolation = 'read committed'`);
           prepared = true;
         }
       } catch (error) {

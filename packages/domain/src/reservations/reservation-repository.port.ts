@@ -1,5 +1,5 @@
 import type { Instant } from '../shared/instant';
-import type { Reservation, ReservationCursor } from './reservation';
+import type { Reservation, ReservationCursor, ReservationInput } from './reservation';
 
 /** Used inside a unit of work; every method is scoped to one location. */
 export interface ReservationRepository {
@@ -24,4 +24,26 @@ export interface ReservationQueries {
   /** startsAt in [from, to), ordered by (startsAt, id), strictly after `after`, at most `limit`. */
   listWindow(query: ReservationWindowQuery): Promise<Reservation[]>;
   findByExternalId(locationId: string, externalId: string): Promise<Reservation | null>;
+}
+
+export type PlainUpdateResult =
+  | { kind: 'missing' }
+  | { kind: 'stale'; reservation: Reservation }
+  | { kind: 'applied'; reservation: Reservation };
+
+/**
+ * Writes that touch nothing but the reservation (see `isPlainWrite`), each in one atomic
+ * step outside any unit of work: the hot path of a provider's traffic. An adapter must
+ * decide exactly what `decideReservationWrite` decides for such a write, under concurrent
+ * writes too (the port contract suite holds both adapters to it).
+ */
+export interface PlainReservationWrites {
+  /** Inserts unless (locationId, externalId) exists; never overwrites. */
+  create(reservation: Reservation): Promise<'inserted' | 'duplicate'>;
+  /**
+   * Last-write-wins update of the stored reservation by the write `input` received at
+   * `receivedAt`: `missing` when there is none, `stale` (nothing applied, the stored one
+   * returned) when `input.updatedAt` is not after the stored one, else `applied`.
+   */
+  update(locationId: string, input: ReservationInput, receivedAt: Instant): Promise<PlainUpdateResult>;
 }

@@ -46,6 +46,15 @@ export interface WriteContext {
   locationId: string;
 }
 
+/**
+ * A write that names no tables and does not seat touches nothing but the reservation: no
+ * table check, no order, no event. Such writes may take the one-statement path
+ * (`PlainReservationWrites`), which decides exactly as `decideReservationWrite` does.
+ */
+export function isPlainWrite(input: ReservationInput): boolean {
+  return input.status !== 'seated' && input.tableIds.length === 0;
+}
+
 /** Older **or equal** `updatedAt` loses: a blind retry of an applied write is stale. */
 export function isStale(stored: Reservation, incoming: ReservationInput): boolean {
   return !incoming.updatedAt.isAfter(stored.updatedAt);

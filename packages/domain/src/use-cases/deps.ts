@@ -1,7 +1,7 @@
 import type { AccessQueries, KeyHasher, SecretFactory } from '../access/access-repository.port';
 import type { FloorPlanQueries } from '../floorplan/floor-plan-repository.port';
 import type { OrderQueries } from '../orders/order-repository.port';
-import type { ReservationQueries } from '../reservations/reservation-repository.port';
+import type { PlainReservationWrites, ReservationQueries } from '../reservations/reservation-repository.port';
 import type { Clock, IdGenerator } from '../system/system.port';
 import type { UnitOfWork } from '../system/unit-of-work.port';
 import type { WebhookQueries, WebhookUrlPolicy } from '../webhooks/webhook-endpoint-repository.port';
@@ -18,6 +18,8 @@ export interface Queries {
 /** Everything a use case may need; the composition root builds one. */
 export interface Deps {
   uow: UnitOfWork;
+  /** The one-statement path of writes that touch nothing but the reservation. */
+  plainWrites: PlainReservationWrites;
   queries: Queries;
   clock: Clock;
   ids: IdGenerator;

@@ -4,6 +4,7 @@ import {
   describeInspectionContracts,
   describeOrderRepositoryContract,
   describeOutboxContract,
+  describePlainWritesContract,
   describeReservationRepositoryContract,
   describeWebhookEndpointContract,
   type InspectableAdapterSet,
@@ -23,6 +24,7 @@ afterAll(async () => (await shared)?.close?.());
 // uncommitted writes, and PGlite is a single session in which such a read can only run inside
 // that transaction. `unit-of-work.pglite.ts` covers the rest of it.
 describeReservationRepositoryContract('PGlite', make);
+describePlainWritesContract('PGlite', make);
 describeFloorPlanRepositoryContract('PGlite', make);
 describeOrderRepositoryContract('PGlite', make);
 describeOutboxContract('PGlite', make);

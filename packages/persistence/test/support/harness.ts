@@ -66,6 +66,7 @@ export async function pgliteStore(): Promise<Store & { dataDir: string }> {
 export function inspectable(store: Store): InspectableAdapterSet {
   return {
     uow: store.uow,
+    plainWrites: store.plainWrites,
     queries: store.queries,
     close: () => store.close(),
     events: (locationId) => committedEvents(store.dataSource, locationId),
@@ -116,6 +117,7 @@ export async function seedDelivery(dataSource: DataSource, d: WebhookDelivery): 
 export function depsOver(store: Persistence, clock = new ManualClock()): Deps {
   return {
     uow: store.uow,
+    plainWrites: store.plainWrites,
     queries: store.queries,
     clock,
     ids: new RandomIds(),

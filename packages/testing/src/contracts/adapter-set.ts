@@ -1,6 +1,7 @@
 import {
   fail,
   ok,
+  type PlainReservationWrites,
   type Queries,
   type StoredEvent,
   type Transaction,
@@ -12,6 +13,8 @@ import {
 export interface AdapterSet {
   uow: UnitOfWork;
   queries: Queries;
+  /** The adapter's one-statement write path; checked through the unit of work when absent. */
+  plainWrites?: PlainReservationWrites;
   /** Called once after the suite (close pools, drop connections). */
   close?: () => Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { MakeAdapters, MakeInspectableAdapters } from './adapter-set';
 import { describeAccessContract } from './access.contract';
 import { describeFloorPlanRepositoryContract } from './floor-plan-repository.contract';
 import { describeOrderRepositoryContract } from './order-repository.contract';
+import { describePlainWritesContract } from './plain-writes.contract';
 import { describeOutboxContract, describeStoredEventsContract } from './outbox.contract';
 import { describeReservationRepositoryContract } from './reservation-repository.contract';
 import { describeUnitOfWorkContract } from './unit-of-work.contract';
@@ -12,6 +13,7 @@ import { describeWebhookEndpointContract } from './webhook-endpoint.contract';
 export function describeAllPortContracts(name: string, make: MakeAdapters): void {
   describeUnitOfWorkContract(name, make);
   describeReservationRepositoryContract(name, make);
+  describePlainWritesContract(name, make);
   describeFloorPlanRepositoryContract(name, make);
   describeOrderRepositoryContract(name, make);
   describeOutboxContract(name, make);

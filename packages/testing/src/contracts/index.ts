@@ -9,3 +9,4 @@ export { describeUnitOfWorkContract } from './unit-of-work.contract';
 export { describeWebhookDeliveryContract } from './webhook-delivery.contract';
 export { anEndpoint, describeWebhookEndpointContract } from './webhook-endpoint.contract';
 export { describeAllPortContracts, describeInspectionContracts } from './all.contract';
+export { describePlainWritesContract } from './plain-writes.contract';

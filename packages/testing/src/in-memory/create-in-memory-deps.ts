@@ -1,4 +1,10 @@
-import type { Deps, IdGenerator, Instant, SecretFactory } from '@pis/domain';
+import {
+  transactionalPlainWrites,
+  type Deps,
+  type IdGenerator,
+  type Instant,
+  type SecretFactory,
+} from '@pis/domain';
 import { Sha256KeyHasher, RandomSecrets } from '../system/crypto-adapters';
 import { RandomIds, SequentialIds } from '../system/ids';
 import { ManualClock } from '../system/manual-clock';
@@ -39,6 +45,7 @@ export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps 
   const urlPolicy = new ConfigurableUrlPolicy({ requireHttps: options.requireHttps ?? false });
   const deps: Deps = {
     uow: store.uow,
+    plainWrites: transactionalPlainWrites(store.uow),
     queries: store.queries,
     clock,
     ids,

@@ -1,4 +1,8 @@
-import { checkReservationInput, decideReservationWrite } from '../../reservations/reservation-write';
+import {
+  checkReservationInput,
+  decideReservationWrite,
+  isPlainWrite,
+} from '../../reservations/reservation-write';
 import { fail, ok } from '../../shared/outcome';
 import type { CreateReservation, ReservationWriteResult } from '../use-case.types';
 import { settleWrite } from './settle-write';
@@ -7,20 +11,21 @@ import { settleWrite } from './settle-write';
  * POST: creates the reservation, or `duplicate_reservation` when the location holds its
  * externalId. The row is inserted first so that existence answers before tables and
  * occupancy (decisions section 3), also when two creates race; a later refusal rolls it back.
+ * A plain write (no tables, not seated) is one insert and nothing else.
  */
 export const createReservation: CreateReservation = async (deps, { locationId, input }) => {
   const body = checkReservationInput(input);
   if (!body.ok) return body;
   const now = deps.clock.now();
+  const decision = decideReservationWrite(null, input, { now, newId: deps.ids.uuid(), locationId });
+  if (decision.kind === 'stale') throw new Error('a create is never stale');
+  if (isPlainWrite(input)) {
+    return (await deps.plainWrites.create(decision.next)) === 'duplicate'
+      ? duplicate(input.externalId)
+      : ok({ outcome: 'applied', reservation: decision.next });
+  }
   return deps.uow.run<ReservationWriteResult>(async (tx) => {
-    const decision = decideReservationWrite(null, input, { now, newId: deps.ids.uuid(), locationId });
-    if (decision.kind === 'stale') throw new Error('a create is never stale');
-    if ((await tx.reservations.insert(decision.next)) === 'duplicate') {
-      return fail(
-        'duplicate_reservation',
-        `reservation ${input.externalId} already exists; update it with PUT`,
-      );
-    }
+    if ((await tx.reservations.insert(decision.next)) === 'duplicate') return duplicate(input.externalId);
     const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
     if (!settled.ok) return settled;
     const { reservation, events } = settled.value;
@@ -29,3 +34,6 @@ export const createReservation: CreateReservation = async (deps, { locationId, i
     return ok({ outcome: 'applied', reservation });
   });
 };
+
+const duplicate = (externalId: string) =>
+  fail('duplicate_reservation', `reservation ${externalId} already exists; update it with PUT`);

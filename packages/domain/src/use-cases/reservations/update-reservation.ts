@@ -1,4 +1,8 @@
-import { checkReservationInput, decideReservationWrite } from '../../reservations/reservation-write';
+import {
+  checkReservationInput,
+  decideReservationWrite,
+  isPlainWrite,
+} from '../../reservations/reservation-write';
 import { fail, ok } from '../../shared/outcome';
 import type { ReservationWriteResult, UpdateReservation } from '../use-case.types';
 import { settleWrite } from './settle-write';
@@ -7,20 +11,22 @@ import { settleWrite } from './settle-write';
  * PUT: full-body last-write-wins. The stored row is locked first, so concurrent writes to
  * one reservation serialise and the newest `updatedAt` ends up stored. A stale write
  * answers with the stored reservation and checks nothing more, so an old retry stays
- * safe after the plan changed.
+ * safe after the plan changed. A plain write (no tables, not seated) is one atomic
+ * statement through `PlainReservationWrites`.
  */
 export const updateReservation: UpdateReservation = async (deps, { locationId, externalId, input }) => {
   const body = checkReservationInput(input, externalId);
   if (!body.ok) return body;
   const now = deps.clock.now();
+  if (isPlainWrite(input)) {
+    const written = await deps.plainWrites.update(locationId, input, now);
+    return written.kind === 'missing'
+      ? unknown(externalId)
+      : ok({ outcome: written.kind, reservation: written.reservation });
+  }
   return deps.uow.run<ReservationWriteResult>(async (tx) => {
     const stored = await tx.reservations.lockForWrite(locationId, externalId);
-    if (stored === null) {
-      return fail(
-        'unknown_reservation',
-        `reservation ${externalId} does not exist; create it with POST first`,
-      );
-    }
+    if (stored === null) return unknown(externalId);
     const decision = decideReservationWrite(stored, input, { now, newId: stored.id, locationId });
     if (decision.kind === 'stale') return ok({ outcome: 'stale', reservation: decision.stored });
     const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
@@ -31,3 +37,6 @@ export const updateReservation: UpdateReservation = async (deps, { locationId, e
     return ok({ outcome: 'applied', reservation });
   });
 };
+
+const unknown = (externalId: string) =>
+  fail('unknown_reservation', `reservation ${externalId} does not exist; create it with POST first`);
