@@ -1,5 +1,7 @@
 import { ConfigError, createLogger, loadConfig } from '@pis/runtime';
+import cluster from 'node:cluster';
 import { createApiRuntime } from './api-runtime';
+import { superviseApiWorkers } from './cluster-primary';
 import { seedDemoLocation } from './demo-setup';
 import { listen } from './http-server';
 
@@ -7,6 +9,7 @@ import { listen } from './http-server';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
+  if (config.apiWorkers > 1 && cluster.isPrimary) return superviseApiWorkers(config.apiWorkers, logger);
   const runtime = await createApiRuntime(config, logger);
   const embedded = config.databaseUrl === null;
   const demo = embedded ? await seedDemoLocation(runtime.deps) : null;

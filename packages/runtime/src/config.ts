@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 
 export interface Config {
   port: number;
+  /** API processes sharing the port (Node cluster); 1 runs a single process. */
+  apiWorkers: number;
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
@@ -96,8 +98,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     problems.push('BACKOFFICE_TOKEN must be at least 16 characters');
   }
 
+  if (databaseUrl === null && env.API_WORKERS?.trim() && env.API_WORKERS.trim() !== '1') {
+    problems.push('API_WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
+  }
+
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
+    apiWorkers: integer('API_WORKERS', 1, 1, 64),
     databaseUrl,
     dataDir: resolve(text('DATA_DIR') ?? './.data'),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
