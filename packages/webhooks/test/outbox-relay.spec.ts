@@ -102,17 +102,21 @@ describe('OutboxRelay', () => {
     await appendEvents(h, locationId, occupiedEvents(5));
     // Holding this lock makes the relay block inside its transaction, after its claim.
     const blocker = new Client({ connectionString: h.db.url });
+    blocker.on('error', () => undefined);
     await blocker.connect();
     await blocker.query('BEGIN');
     await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
     const dying = new OutboxRelay(h.db.dataSource).relayBatch();
     const rejected = expect(dying).rejects.toThrow();
+    // Polled from another session: the blocker's transaction sees one statistics snapshot.
     await waitUntil(async () => {
-      const { rows } = await blocker.query(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
+      const rows = (await h.db.dataSource.query(
+        `SELECT pid FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND query LIKE '%INSERT INTO webhook_deliveries%'`,
+      )) as { pid: number }[];
       if (rows.length === 0) return false;
-      await blocker.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await blocker.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
       return true;
     });
     await rejected;

@@ -18,13 +18,16 @@ import { at, commit, givenLocationRow } from '@pis/testing';
 export interface Harness {
   db: TestDatabase;
   persistence: Persistence;
+  /** `SECRETS_KEY` for a worker process that must read the endpoints this harness stores. */
+  secretsKey: string;
   close(): Promise<void>;
 }
 
 export async function openHarness(): Promise<Harness> {
   const db = await createTestDatabase({ poolSize: 12 });
-  const persistence = createPersistence(db.dataSource, { cipher: new AesGcmSecretCipher(randomBytes(32)) });
-  return { db, persistence, close: () => db.drop() };
+  const key = randomBytes(32);
+  const persistence = createPersistence(db.dataSource, { cipher: new AesGcmSecretCipher(key) });
+  return { db, persistence, secretsKey: key.toString('base64'), close: () => db.drop() };
 }
 
 const secrets = new CryptoSecretFactory();
@@ -90,7 +93,12 @@ export async function requestRedelivery(
 }
 
 export async function deliveries(h: Harness, locationId: string): Promise<WebhookDelivery[]> {
-  return h.persistence.queries.webhooks.listDeliveries({ locationId, status: null, after: null, limit: 500 });
+  return h.persistence.queries.webhooks.listDeliveries({
+    locationId,
+    status: null,
+    after: null,
+    limit: 5_000,
+  });
 }
 
 /** Polls the location's deliveries until `condition` holds. */

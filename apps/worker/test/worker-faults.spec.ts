@@ -1,0 +1,160 @@
+import { Client } from 'pg';
+import {
+  appendEvents,
+  deliveries,
+  givenEndpoint,
+  givenLocation,
+  occupiedEvents,
+  openHarness,
+  type Harness,
+} from '../../../packages/webhooks/test/support/harness';
+import { Receiver } from '../../../packages/webhooks/test/support/receiver';
+import { dropPrefix, testPrefix } from '../../../packages/webhooks/test/support/redis';
+import { OwnRedis } from './support/own-redis';
+import { oneTo, sequencesOf, sleep, SHARED_REDIS_URL, workerEnv } from './support/worker-env';
+import { WorkerProcess } from './support/worker-process';
+
+jest.setTimeout(180_000);
+
+/**
+ * Faults that must lose nothing: every event is delivered at least once. Receivers
+ * deduplicate by `webhook-id` (as providers are told to); each test asserts that every
+ * sequence arrived and that every delivery ended succeeded.
+ */
+describe('the worker under faults', () => {
+  const prefixes: string[] = [];
+  const workers: WorkerProcess[] = [];
+  let h: Harness;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    h = await openHarness();
+  });
+  beforeEach(async () => {
+    receiver = await Receiver.start();
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
+    await receiver.close();
+  });
+  afterAll(async () => {
+    for (const prefix of prefixes) await dropPrefix(prefix);
+    await h?.close();
+  });
+
+  const startWorker = async (redisUrl: string, prefix: string) => {
+    const worker = await WorkerProcess.start(workerEnv(h, redisUrl, prefix));
+    workers.push(worker);
+    return worker;
+  };
+  const newPrefix = () => {
+    const prefix = testPrefix('faults');
+    prefixes.push(prefix);
+    return prefix;
+  };
+
+  /** Commits `total` events in transactions of `chunk`, a little apart, as a busy location would. */
+  async function burst(locationId: string, total: number, chunk = 50, pauseMs = 40): Promise<void> {
+    for (let sent = 0; sent < total; sent += chunk) {
+      await appendEvents(h, locationId, occupiedEvents(Math.min(chunk, total - sent)));
+      await sleep(pauseMs);
+    }
+  }
+
+  async function expectEveryEventDelivered(locationId: string, total: number): Promise<void> {
+    await receiver.waitFor(() => receiver.ids().size === total, 120_000, `${total} distinct webhook-ids`);
+    expect(sequencesOf(receiver.requests)).toEqual(oneTo(total));
+    const all = await deliveries(h, locationId);
+    expect(all).toHaveLength(total);
+    await waitUntil(async () => (await deliveries(h, locationId)).every((d) => d.status === 'succeeded'));
+  }
+
+  it('When the worker is killed with SIGKILL in the middle of a burst of 1,000 events and started again, then every event arrives', async () => {
+    const prefix = newPrefix();
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    receiver.respond = () => ({ status: 204, delayMs: 25 });
+    const first = await startWorker(SHARED_REDIS_URL, prefix);
+
+    const committing = burst(locationId, 1_000);
+    await receiver.waitFor(() => receiver.ids().size >= 250, 60_000, '250 deliveries before the kill');
+    await first.stop('SIGKILL');
+    const arrivedBeforeKill = receiver.ids().size;
+    await committing;
+    await startWorker(SHARED_REDIS_URL, prefix);
+
+    expect(arrivedBeforeKill).toBeLessThan(1_000);
+    await expectEveryEventDelivered(locationId, 1_000);
+  });
+
+  it('When Redis goes away during a burst and comes back empty, then every event arrives', async () => {
+    const redis = await OwnRedis.start();
+    try {
+      const locationId = await givenLocation(h);
+      await givenEndpoint(h, locationId, receiver.url);
+      receiver.respond = () => ({ status: 204, delayMs: 25 });
+      await startWorker(redis.url, newPrefix());
+
+      const committing = burst(locationId, 1_000);
+      await receiver.waitFor(() => receiver.ids().size >= 200, 60_000, '200 deliveries before the outage');
+      await redis.down();
+      const arrivedBeforeOutage = receiver.ids().size;
+      await sleep(3_000);
+      await redis.up();
+      await committing;
+
+      expect(arrivedBeforeOutage).toBeLessThan(1_000);
+      await expectEveryEventDelivered(locationId, 1_000);
+    } finally {
+      await redis.down();
+    }
+  });
+
+  it('When the worker is killed after events committed and before its relay committed them, then the next worker relays and delivers them all', async () => {
+    const prefix = newPrefix();
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    const first = await startWorker(SHARED_REDIS_URL, prefix);
+    // The relay blocks inside its transaction (claimed, not committed) while this lock is held.
+    const blocker = new Client({ connectionString: h.db.url });
+    blocker.on('error', () => undefined);
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
+
+      await appendEvents(h, locationId, occupiedEvents(100));
+      // Polled from another session: the blocker's transaction sees one statistics snapshot.
+      await waitUntil(async () => {
+        const rows: unknown[] = await h.db.dataSource.query(
+          `SELECT 1 FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'pis-worker'
+              AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO webhook_deliveries%'`,
+        );
+        return rows.length > 0;
+      });
+      await first.stop('SIGKILL');
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end().catch(() => undefined);
+    }
+    const unrelayed = await h.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE location_id = $1 AND relayed_at IS NULL`,
+      [locationId],
+    );
+    const arrivedBeforeRestart = receiver.requests.length;
+    await startWorker(SHARED_REDIS_URL, prefix);
+
+    expect(unrelayed).toEqual([{ n: 100 }]);
+    expect(arrivedBeforeRestart).toBe(0);
+    await expectEveryEventDelivered(locationId, 100);
+  });
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await sleep(100);
+  }
+}
