@@ -34,6 +34,10 @@ interface Hooked {
 
 async function hooked(plan: 'draft' | 'published' = 'published', events?: string[]): Promise<Hooked> {
   const loc = await h.location({ plan, tables: 3 });
+  // The relay fans an event out to the endpoints that exist when it relays, not when the
+  // event happened: wait until the publish made while creating the location is relayed, so
+  // an endpoint registered now receives only what the test does next.
+  await relayed(loc);
   const path = `/hooks/${loc.id}`;
   const registered = await loc.api
     .put(`${P}/webhook-endpoint`)
@@ -289,6 +293,16 @@ it('When the endpoint is deleted, then later events are not delivered to it', as
 
   expect(receiver.at(hook.path)).toEqual([]);
 });
+
+async function relayed(loc: TestLocation): Promise<void> {
+  await eventually(async () => {
+    const [row] = await h.db.dataSource.query(
+      'SELECT count(*)::int AS n FROM outbox_events WHERE location_id = $1 AND relayed_at IS NULL',
+      [loc.id],
+    );
+    return row.n === 0 ? true : undefined;
+  });
+}
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
