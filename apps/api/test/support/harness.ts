@@ -11,7 +11,7 @@ import { B, P, planImport, uniqueId, type Json, type PlanOptions } from './wire'
  * (a public one, a private one, a cloud metadata one); anything else does not resolve.
  */
 export const TEST_HOSTS: Record<string, string[]> = {
-  'hooks.example.test': ['198.51.100.7'],
+  'hooks.example.test': ['93.184.215.14'],
   'intranet.example.test': ['10.1.2.3'],
   'metadata.example.test': ['169.254.169.254'],
   localhost: ['127.0.0.1'],
