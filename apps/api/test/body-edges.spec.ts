@@ -1,0 +1,129 @@
+import { expectEnvelope } from './support/envelope';
+import { Harness, type TestLocation } from './support/harness';
+import { B, P, reservation } from './support/wire';
+
+/** Decisions section 1 and decision 0007: bodies that are not JSON, too large or mislabelled; request ids. */
+let h: Harness;
+beforeAll(async () => {
+  h = await Harness.start();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('Bodies that are not JSON, too large or mislabelled', () => {
+  let loc: TestLocation;
+  beforeEach(async () => {
+    loc = await h.location({ plan: 'none' });
+  });
+
+  it.each([
+    ['POST', `${P}/reservations`],
+    ['PUT', `${P}/reservations/r-1`],
+    ['POST', `${P}/floorplan/import`],
+    ['PUT', `${P}/webhook-endpoint`],
+  ] as const)('When %s %s gets a body that is not JSON, then 400 validation_failed', async (method, path) => {
+    const call = method === 'POST' ? loc.api.post(path) : loc.api.put(path);
+
+    const res = await call.set('Content-Type', 'application/json').send('{"externalId": "r-1",');
+
+    expectEnvelope(res, 400, 'validation_failed');
+  });
+
+  it('When the backoffice gets a body that is not JSON, then 400 validation_failed', async () => {
+    const res = await h.operator
+      .post(`${B}/locations`)
+      .set('Content-Type', 'application/json')
+      .send('name=x');
+
+    expectEnvelope(res, 400, 'validation_failed');
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['form encoding', 'application/x-www-form-urlencoded'],
+    ['a JSON-like type', 'application/merge-patch+json'],
+  ])('When a JSON body is sent as %s, then 415 validation_failed', async (_case, type) => {
+    const res = await loc.api
+      .post(`${P}/reservations`)
+      .set('Content-Type', type)
+      .send(JSON.stringify(reservation()));
+
+    expectEnvelope(res, 415, 'validation_failed');
+  });
+
+  it('When a JSON body is sent without any Content-Type, then 415 validation_failed', async () => {
+    const res = await loc.api
+      .post(`${P}/reservations`)
+      .serialize((b: unknown) => b as string)
+      .send(Buffer.from(JSON.stringify(reservation())) as unknown as string)
+      .unset('Content-Type');
+
+    expectEnvelope(res, 415, 'validation_failed');
+  });
+
+  it('When the Content-Type carries a UTF-8 charset, then the body is accepted', async () => {
+    const loc2 = await h.location();
+    const res = await loc2.api
+      .post(`${P}/reservations`)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send(JSON.stringify(reservation()));
+
+    expect(res.status).toBe(201);
+  });
+
+  /** A reservation whose internalNote pads the JSON to exactly `bytes` bytes. */
+  function bodyOfBytes(bytes: number): string {
+    const shell = JSON.stringify(reservation({ internalNote: '' }));
+    return shell.replace('"internalNote":""', `"internalNote":"${'x'.repeat(bytes - shell.length)}"`);
+  }
+
+  it('When a body is exactly 1 MiB, then it is read (and refused for its content: 422)', async () => {
+    const body = bodyOfBytes(1024 * 1024);
+    expect(Buffer.byteLength(body)).toBe(1024 * 1024);
+
+    const res = await loc.api.post(`${P}/reservations`).set('Content-Type', 'application/json').send(body);
+
+    expectEnvelope(res, 422, 'validation_failed');
+    expect(res.body.error.details).toEqual([{ path: '/internalNote', message: expect.any(String) }]);
+  });
+
+  it('When a body is one byte over 1 MiB, then 413 validation_failed', async () => {
+    const body = bodyOfBytes(1024 * 1024 + 1);
+
+    const res = await loc.api.post(`${P}/reservations`).set('Content-Type', 'application/json').send(body);
+
+    expectEnvelope(res, 413, 'validation_failed');
+  });
+
+  it('When an oversize body is streamed without a Content-Length, then 413 validation_failed', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const req = loc.api.post(`${P}/floorplan/import`).set('Content-Type', 'application/json');
+    for (let i = 0; i < 17; i += 1) req.write(chunk);
+
+    expectEnvelope(await req, 413, 'validation_failed');
+  });
+});
+
+describe('Request ids', () => {
+  it.each([
+    ['a plain token', 'abc-123.x:y_z', 'abc-123.x:y_z'],
+    ['spaces', 'a b', null],
+    ['129 characters', 'x'.repeat(129), null],
+  ])(
+    "When the caller's X-Request-Id is %s, then it is kept only when it is a sane token",
+    async (_c, sent, kept) => {
+      const res = await h.anonymous.get(`${P}/floorplan`).set('X-Request-Id', sent);
+
+      expectEnvelope(res, 401, 'unauthorized');
+      if (kept === null) expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      else expect(res.headers['x-request-id']).toBe(kept);
+    },
+  );
+
+  it('When a request succeeds, then it carries an X-Request-Id too', async () => {
+    const res = await h.anonymous.get(`${P}/openapi.json`).expect(200);
+
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
