@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -22,11 +23,25 @@ export const REDACTED_PATHS = [
   '*.backofficeToken',
 ];
 
+/**
+ * The service's logger: JSON lines, credentials redacted. When `PIS_LOG_CAPTURE_DIR` is set
+ * (the test command sets it), every line at every level is also appended to
+ * `<dir>/<pid>.ndjson`, exactly as production would write it, so a check after the test
+ * run can prove that no secret ever reached a log.
+ */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino(
-    { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
-    destination,
-  );
+  const options = { redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { pid: process.pid } };
+  const captureDir = process.env.PIS_LOG_CAPTURE_DIR;
+  if (!captureDir) return pino({ ...options, level }, destination);
+  const capture = pino.destination({
+    dest: join(captureDir, `${process.pid}.ndjson`),
+    sync: true,
+    mkdir: true,
+  });
+  const streams: pino.StreamEntry[] = [{ level: 'trace', stream: capture }];
+  if (level !== 'silent')
+    streams.push({ level: level as pino.Level, stream: destination ?? pino.destination(1) });
+  return pino({ ...options, level: 'trace' }, pino.multistream(streams));
 }
 
 /** A key shortened so that it can be shown or logged: enough to recognise, useless to use. */
