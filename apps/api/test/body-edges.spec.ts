@@ -127,3 +127,105 @@ describe('Request ids', () => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe('Strings the database cannot store as sent', () => {
+  const NUL = 'a\u0000b';
+  const LONE_HIGH = 'a\ud800b';
+  const LONE_LOW = '\udc00';
+  let loc: TestLocation;
+  beforeEach(async () => {
+    loc = await h.location({ plan: 'none' });
+  });
+
+  it.each([
+    ['partyName holds U+0000', { partyName: NUL }, '/partyName'],
+    ['externalId holds U+0000', { externalId: NUL }, '/externalId'],
+    ['a guest tag holds U+0000', { guest: { tags: ['ok', NUL] } }, '/guest/tags/1'],
+    ['a table id holds U+0000', { tableIds: [NUL] }, '/tableIds/0'],
+    [
+      'a prepayment item label holds U+0000',
+      { prepayment: { prepaidMinor: 1, currency: 'EUR', items: [{ label: NUL, amountMinor: 1 }] } },
+      '/prepayment/items/0/label',
+    ],
+    ['partyName holds a lone high surrogate', { partyName: LONE_HIGH }, '/partyName'],
+    ['externalId is a lone low surrogate', { externalId: LONE_LOW }, '/externalId'],
+    ['internalNote ends in half an emoji', { internalNote: '😀'.slice(0, 1) }, '/internalNote'],
+  ])(
+    'When a reservation is created where %s, then 422 validation_failed at that string and nothing is stored',
+    async (_case, change, pointer) => {
+      const loc2 = await h.location();
+
+      const res = await loc2.api
+        .post(`${P}/reservations`)
+        .type('json')
+        .send(JSON.stringify(reservation(change)));
+
+      expectEnvelope(res, 422, 'validation_failed');
+      expect(res.body.error.details).toEqual([
+        { path: pointer, message: expect.stringMatching(/U\+0000|well-formed/) },
+      ]);
+      const listed = await loc2.api
+        .get(`${P}/reservations?from=2026-11-21T00:00Z&to=2026-11-22T00:00Z`)
+        .expect(200);
+      expect(listed.body.reservations).toEqual([]);
+    },
+  );
+
+  it('When a PUT body holds U+0000 in its externalId (and so does the path), then 422, not 500', async () => {
+    const externalId = `x${NUL}`;
+
+    const res = await loc.api
+      .put(`${P}/reservations/${encodeURIComponent(externalId)}`)
+      .send(reservation({ externalId }));
+
+    expectEnvelope(res, 422, 'validation_failed');
+  });
+
+  it.each([
+    [
+      'an import table label',
+      'post',
+      `${P}/floorplan/import`,
+      {
+        rooms: [
+          { externalId: 'R', name: 'R', tables: [{ externalId: 'T', label: NUL, seatCount: 2, x: 1, y: 1 }] },
+        ],
+      },
+      '/rooms/0/tables/0/label',
+    ],
+    ['a webhook URL', 'put', `${P}/webhook-endpoint`, { url: `https://hooks.example.test/${NUL}` }, '/url'],
+  ] as const)(
+    'When %s holds U+0000, then 422 validation_failed',
+    async (_case, method, path, body, pointer) => {
+      const res = await loc.api[method](path).send(body);
+
+      expectEnvelope(res, 422, 'validation_failed');
+      expect(res.body.error.details).toEqual([{ path: pointer, message: expect.any(String) }]);
+    },
+  );
+
+  it('When the operator sends U+0000 in a location name or an order item label, then 422 validation_failed', async () => {
+    const published = await h.location();
+    const order = await h.walkIn(published, [published.tables[0]!]);
+
+    const location = await h.operator.post(`${B}/locations`).send({ name: NUL, brand: 'nul' });
+    const item = await h.operator
+      .post(published.ops(`/orders/${order['id']}/items`))
+      .send({ label: LONE_HIGH, amountMinor: 1 });
+
+    expectEnvelope(location, 422, 'validation_failed');
+    expectEnvelope(item, 422, 'validation_failed');
+    expect((await h.openOrders(published))[0]).toMatchObject({ spendMinor: 0 });
+  });
+
+  it('When a body is nested 300 000 levels deep, then it is refused in the envelope, not with a 500', async () => {
+    const deep = JSON.stringify(reservation()).replace(
+      '{',
+      `{"guest":${'['.repeat(300_000)}${']'.repeat(300_000)},`,
+    );
+
+    const res = await loc.api.post(`${P}/reservations`).set('Content-Type', 'application/json').send(deep);
+
+    expectEnvelope(res, 422, 'validation_failed');
+  });
+});

@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error';
+import { unstorableStrings } from './unstorable-strings';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -7,7 +8,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * Bodies are JSON or nothing (decisions section 1): a body without
  * `Content-Type: application/json` is 415, above 1 MiB 413, not JSON 400 — all
  * `validation_failed`. Any JSON value is parsed (`strict: false`) so that a primitive
- * body meets the schema and gets a 422 that says what was expected.
+ * body meets the schema and gets a 422 that says what was expected. A string the database
+ * cannot store as sent (U+0000, a lone surrogate) is a 422 here too.
  */
 export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
   const parse = express.json({ limit: limitBytes, strict: false, type: () => true });
@@ -19,7 +21,18 @@ export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
     if (!req.is('application/json')) {
       return next(HttpError.validation(415, 'the body must be sent with Content-Type: application/json'));
     }
-    parse(req, res, next);
+    parse(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const details = unstorableStrings(req.body);
+      if (details.length === 0) return next();
+      next(
+        HttpError.validation(
+          422,
+          `the request is invalid: ${details[0]!.path || '/'} ${details[0]!.message}`,
+          details,
+        ),
+      );
+    });
   };
 }
 
