@@ -121,3 +121,41 @@ describe('GET /webhook-deliveries parameters', () => {
     else expectEnvelope(res, 422, 'validation_failed');
   });
 });
+
+describe('forged cursors', () => {
+  const forged = (position: object) => Buffer.from(JSON.stringify(position)).toString('base64url');
+  const ID = '01a20ef4-d8ba-722a-866a-2158e9014a75';
+
+  it.each([
+    ['another listing', { k: 'd', t: '1763751600000000', i: ID }],
+    ['an extra field', { k: 'r', t: '1763751600000000', i: ID, x: 1 }],
+    ['a fractional position', { k: 'r', t: '1.5', i: ID }],
+  ])(
+    'When a reservation cursor is forged with %s, then 422 validation_failed at /cursor',
+    async (_case, position) => {
+      const res = await list(`${WINDOW}&cursor=${forged(position)}`);
+
+      expectEnvelope(res, 422, 'validation_failed');
+      expect(res.body.error.details).toEqual([{ path: '/cursor', message: expect.any(String) }]);
+    },
+  );
+
+  // KNOWN BUG, reported (packages/contract/src/mappers/cursor.ts, decode): the position is
+  // checked for 1-20 digits but not for a representable instant, so the listing fails with
+  // 500. Flip to `it` when the decoder refuses it (422 like any malformed cursor).
+  it.failing.each([
+    ['reservations', () => list(`${WINDOW}&cursor=${forged({ k: 'r', t: '99999999999999999999', i: ID })}`)],
+    [
+      'deliveries',
+      () =>
+        loc.api.get(
+          `${P}/webhook-deliveries?cursor=${forged({ k: 'd', t: '-99999999999999999999', i: ID })}`,
+        ),
+    ],
+  ])(
+    'When a %s cursor is forged with a position beyond any date, then 422 validation_failed',
+    async (_case, call) => {
+      expectEnvelope(await call(), 422, 'validation_failed');
+    },
+  );
+});
