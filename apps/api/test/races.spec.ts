@@ -1,6 +1,6 @@
 import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
-import { P, reservation, type Json } from './support/wire';
+import { P, planImport, reservation, type Json } from './support/wire';
 
 /**
  * Concurrent requests over HTTP on real PostgreSQL (decisions sections 3 and 4): writes
@@ -200,4 +200,68 @@ it('When two seated reservations try to swap tables at the same moment, round af
   }
   const open = await expectNoDoubleOccupancy(loc);
   expect(open.map((o) => o['tableIds'])).toEqual(expect.arrayContaining([[loc.tables[0]], [loc.tables[1]]]));
+});
+
+describe('floor plan and webhook endpoint races', () => {
+  it('When six first imports race, then one creates the draft and five get 409 draft_not_empty', async () => {
+    const loc = await h.location({ plan: 'none' });
+
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => loc.api.post(`${P}/floorplan/import`).send(planImport({ tables: 2 }))),
+    );
+
+    expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    for (const res of responses.filter((r) => r.status === 409)) expectEnvelope(res, 409, 'draft_not_empty');
+    const working = await h.operator.get(loc.ops('/floorplan/working')).expect(200);
+    expect(working.body.rooms).toHaveLength(1);
+  });
+
+  it('When six replaceDraft imports race, then the stored draft is exactly the mapping one of them answered', async () => {
+    const loc = await h.location({ plan: 'draft' });
+
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        loc.api
+          .post(`${P}/floorplan/import`)
+          .send(planImport({ tables: 3, replaceDraft: true }))
+          .expect(201),
+      ),
+    );
+
+    const working = await h.operator.get(loc.ops('/floorplan/working')).expect(200);
+    const stored = working.body.rooms
+      .flatMap((r: { tables: { id: string }[] }) => r.tables.map((t) => t.id))
+      .sort();
+    expect(stored).toHaveLength(3);
+    const answered = responses.map((r) => r.body.mapping.map((m: { tableId: string }) => m.tableId).sort());
+    expect(answered).toContainEqual(stored);
+  });
+
+  it('When six publishes race, then each gets its own version, 1 to 6, and the provider reads version 6', async () => {
+    const loc = await h.location({ plan: 'draft' });
+
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => h.operator.post(loc.ops('/floorplan/publish')).expect(200)),
+    );
+
+    expect(responses.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await loc.api.get(`${P}/floorplan`).expect(200)).body.version).toBe(6);
+  });
+
+  it('When six first registrations of the webhook endpoint race, then all answer one endpoint with one secret', async () => {
+    const loc = await h.location({ plan: 'none' });
+
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        loc.api
+          .put(`${P}/webhook-endpoint`)
+          .send({ url: `https://hooks.example.test/${i}` })
+          .expect(200),
+      ),
+    );
+
+    const stored = await loc.api.get(`${P}/webhook-endpoint`).expect(200);
+    expect(new Set(responses.map((r) => r.body.secret))).toEqual(new Set([stored.body.secret]));
+    expect(new Set(responses.map((r) => r.body.createdAt))).toEqual(new Set([stored.body.createdAt]));
+  });
 });
