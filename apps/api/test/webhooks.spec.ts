@@ -72,6 +72,14 @@ async function hooked(plan: 'draft' | 'published' = 'published', events?: string
   };
 }
 
+/** Events in locationEventSequence order, the order a provider applies them in. */
+const hookedEvents = (events: Json[]) =>
+  [...events].sort(
+    (a, b) =>
+      ((a['data'] as Json)['locationEventSequence'] as number) -
+      ((b['data'] as Json)['locationEventSequence'] as number),
+  );
+
 const sequences = (events: Json[]) =>
   events.map((e) => (e['data'] as Json)['locationEventSequence'] as number);
 
@@ -158,6 +166,67 @@ it('When the till opens, bills, moves and closes an order, then every event arri
   });
   expect(ordered[3]!['data']).toMatchObject({ tableId: loc.tables[1], orderId: order['id'], covers: 2 });
   for (const event of events) expect(validator.webhookEventBody(event).ok).toBe(true);
+});
+
+it('When the provider moves a seated reservation and the till voids its order, then freed (moved), occupied, spend_updated and freed (voided) follow', async () => {
+  const hook = await hooked();
+  const { loc } = hook;
+  const body = reservation({ status: 'seated', tableIds: [loc.tables[0]], covers: 2 });
+  const seated = await loc.api.post(`${P}/reservations`).send(body).expect(201);
+  const orderId = seated.body.reservation.linkedOrderId;
+  await loc.api
+    .put(`${P}/reservations/${body['externalId']}`)
+    .send({ ...body, tableIds: [loc.tables[1]], covers: 4, updatedAt: '2026-11-21T19:05:00Z' })
+    .expect(200);
+  await loc.api
+    .put(`${P}/reservations/${body['externalId']}`)
+    .send({ ...body, status: 'cancelled', tableIds: [loc.tables[1]], updatedAt: '2026-11-21T19:10:00Z' })
+    .expect(200);
+  await h.operator.post(loc.ops(`/orders/${orderId}/void`)).expect(200);
+
+  await hook.waitFor(5);
+  // Cancelling sends nothing: wait a little for any event it would wrongly have caused.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  const ordered = hookedEvents(hook.events()).map((e) => ({ type: e['type'], ...(e['data'] as Json) }));
+  const externalId = body['externalId'];
+  expect(ordered).toEqual([
+    expect.objectContaining({
+      type: 'table.occupied',
+      tableId: loc.tables[0],
+      orderId,
+      reservationExternalId: externalId,
+      covers: 2,
+    }),
+    expect.objectContaining({
+      type: 'table.freed',
+      tableId: loc.tables[0],
+      orderId,
+      reservationExternalId: externalId,
+      reason: 'moved',
+    }),
+    expect.objectContaining({
+      type: 'table.occupied',
+      tableId: loc.tables[1],
+      orderId,
+      reservationExternalId: externalId,
+      covers: 4,
+    }),
+    expect.objectContaining({
+      type: 'table.spend_updated',
+      tableIds: [loc.tables[1]],
+      orderId,
+      covers: 4,
+      spendMinor: 0,
+    }),
+    expect.objectContaining({
+      type: 'table.freed',
+      tableId: loc.tables[1],
+      orderId,
+      reservationExternalId: externalId,
+      reason: 'voided',
+    }),
+  ]);
 });
 
 it('When deliveries have succeeded, then the provider lists them newest first with their attempts', async () => {
