@@ -135,3 +135,16 @@ it('When the order of a seated reservation is closed, then its table is free for
   expect(next.status).toBe(201);
   expect(next.body.reservation.linkedOrderId).not.toBe(orderId);
 });
+
+it('When a table is deactivated in the working plan but not yet published, then reservations may still name it', async () => {
+  await h.operator
+    .patch(loc.ops(`/tables/${loc.tables[0]}`))
+    .send({ active: false })
+    .expect(200);
+
+  const res = await loc.api
+    .post(`${P}/reservations`)
+    .send(reservation({ status: 'seated', tableIds: [loc.tables[0]] }));
+
+  expect(res.status).toBe(201);
+});
