@@ -152,4 +152,23 @@ describe('QueuedDelivery: graceful stop', () => {
       ['succeeded', 1],
     ]);
   });
+
+  it('When Redis is unreachable, then stop still returns within seconds (SIGTERM during an outage)', async () => {
+    const delivery = new QueuedDelivery({
+      db: h.db.dataSource,
+      endpoints: h.persistence.queries.webhooks,
+      logger: testLogger,
+      settings: TEST_SETTINGS,
+      redisUrl: 'redis://127.0.0.1:1',
+      prefix,
+      concurrency: 2,
+      pollMs: 100,
+    });
+    await delivery.start();
+    const started = Date.now();
+
+    await delivery.stop();
+
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
 });

@@ -4,6 +4,7 @@ import type { ClaimedDelivery } from '../delivery/delivery-records';
 import { OutboxListener } from '../relay/outbox-listener';
 import { OutboxRelay } from '../relay/outbox-relay';
 import { relayLoop } from '../relay/relay-loop';
+import { settlesWithin } from '../shared/settles-within';
 import { WakeableLoop } from '../shared/wakeable-loop';
 
 export interface InProcessDeliveryOptions extends DeliveryDeps {
@@ -72,12 +73,7 @@ export class InProcessDelivery {
   async stop(): Promise<void> {
     await this.listener?.stop();
     await Promise.all([this.relay.stop(), this.poller.stop()]);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.closeTimeoutMs))),
-    ]);
-    clearTimeout(timer);
+    await settlesWithin(Promise.allSettled([...this.inFlight]), this.closeTimeoutMs);
     this.stack.sender.close();
   }
 

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DeliveryAttempts } from '../delivery/delivery-attempts';
 import type { DeliveryRecords } from '../delivery/delivery-records';
+import { settlesWithin } from '../shared/settles-within';
 import { DELIVERY_QUEUE, type DeliveryJobData } from './delivery-queue';
 
 export interface DeliveryWorkerOptions {
@@ -28,6 +29,8 @@ const MIN_DELAY_MS = 50;
 export class DeliveryWorker {
   readonly worker: Worker<DeliveryJobData>;
   private readonly closeTimeoutMs: number;
+  /** Jobs being processed, so closing knows when the attempts in flight are done. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly records: DeliveryRecords,
@@ -62,24 +65,34 @@ export class DeliveryWorker {
    * Stops taking jobs and waits for the attempts in flight, up to the close timeout; after
    * it, the worker lets go: jobs it still holds are handed out again by the stalled-job
    * check, and their deliveries become due again when their lease ends. Nothing is lost.
+   * Returns even while Redis is unreachable.
    */
   async close(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.closeTimeoutMs);
-    });
-    const outcome = await Promise.race([this.worker.close(), timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') {
+    const closing = this.worker.close();
+    if (!(await settlesWithin(Promise.allSettled([...this.inFlight]), this.closeTimeoutMs))) {
       this.logger.warn(
         { timeoutMs: this.closeTimeoutMs },
         'attempts still in flight; closing the worker anyway',
       );
-      await this.worker.close(true);
     }
+    if (await settlesWithin(closing, 2_000)) return;
+    // Closing waits for Redis; while Redis is unreachable it would never return.
+    this.logger.warn('the worker could not close through Redis; disconnecting it');
+    await settlesWithin(this.worker.disconnect(), 2_000);
   }
 
-  private async process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+  private process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+    const processing = this.attempt(job, token);
+    const tracked = processing.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(tracked);
+    void tracked.then(() => this.inFlight.delete(tracked));
+    return processing;
+  }
+
+  private async attempt(job: Job<DeliveryJobData>, token?: string): Promise<string> {
     const { deliveryId, generation } = job.data;
     const claim = await this.records.claimById(deliveryId, generation);
     if (claim.kind === 'nothing-to-do') return claim.why;
