@@ -40,14 +40,18 @@ const statuses = (d: WebhookDelivery) => d.attempts.map((a) => a.responseStatus)
  * What every delivery mode (BullMQ worker, in-process poller) must do, run against real
  * PostgreSQL and a real HTTP receiver on loopback.
  */
-export function describeDeliveryBehaviour(mode: string, start: StartDelivery): void {
+export function describeDeliveryBehaviour(
+  mode: string,
+  start: StartDelivery,
+  open: () => Promise<Harness> = openHarness,
+): void {
   describe(`${mode}: webhook delivery`, () => {
     let h: Harness;
     let running: RunningDelivery;
     let receiver: Receiver;
 
     beforeAll(async () => {
-      h = await openHarness();
+      h = await open();
       running = await start(h, TEST_SETTINGS);
     });
     afterAll(async () => {

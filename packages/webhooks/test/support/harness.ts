@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   Instant,
   registerEndpoint,
@@ -9,7 +12,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@pis/domain';
-import { createPersistence, type Persistence } from '@pis/persistence';
+import { createDataSource, createPersistence, runMigrations, type Persistence } from '@pis/persistence';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
 import { AesGcmSecretCipher, CryptoSecretFactory } from '@pis/runtime';
 import { at, commit, givenLocationRow } from '@pis/testing';
@@ -24,7 +27,25 @@ export interface Harness {
 }
 
 export async function openHarness(): Promise<Harness> {
-  const db = await createTestDatabase({ poolSize: 12 });
+  return withPersistence(await createTestDatabase({ poolSize: 12 }));
+}
+
+/** The same on embedded PGlite in a temporary directory (`db.url` is empty: there is no server). */
+export async function openEmbeddedHarness(): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pis-webhooks-pglite-'));
+  const dataSource = await createDataSource({ dataDir });
+  await runMigrations(dataSource);
+  return withPersistence({
+    url: '',
+    dataSource,
+    async drop() {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+function withPersistence(db: TestDatabase): Harness {
   const key = randomBytes(32);
   const persistence = createPersistence(db.dataSource, { cipher: new AesGcmSecretCipher(key) });
   return { db, persistence, secretsKey: key.toString('base64'), close: () => db.drop() };
