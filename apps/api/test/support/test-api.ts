@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
 import { createLogger, loadConfig, type Logger } from '@pis/runtime';
 import { createApiRuntime, type ApiRuntime } from '../../src/api-runtime';
 import type { ApiOverrides } from '../../src/container';
+import { listen } from '../../src/http-server';
 
 export const BACKOFFICE_TOKEN = 'test-backoffice-token-0123';
 
@@ -34,17 +34,14 @@ export async function startTestApi(
 ): Promise<TestApi> {
   const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...env });
   const runtime = await createApiRuntime(config, logger ?? createLogger(config.logLevel), overrides);
-  const server = createServer(runtime.app);
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  // The production server settings (timeouts, header limits), on a loopback port.
+  const running = await listen(runtime.app, 0, '127.0.0.1');
   return {
     runtime,
-    server,
-    baseUrl: `http://127.0.0.1:${port}`,
+    server: running.server,
+    baseUrl: `http://127.0.0.1:${running.port}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await running.close(1_000);
       await runtime.stop();
     },
   };
