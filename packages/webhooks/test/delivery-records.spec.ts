@@ -53,7 +53,7 @@ describe('DeliveryRecords', () => {
       delivery: expect.objectContaining({
         id: ids[0],
         locationId,
-        eventType: 'table.occupied',
+        event: expect.objectContaining({ type: 'table.occupied', locationId, sequence: 1 }),
         generation: 0,
         attemptCount: 0,
       }),

@@ -23,8 +23,8 @@ function refusal(endpoint: WebhookEndpoint | null, delivery: ClaimedDelivery): s
   if (endpoint.disabledAt !== null) {
     return 'the webhook endpoint is disabled (it answered 410 Gone); registering it again re-enables it';
   }
-  if (!endpoint.events.includes(delivery.eventType)) {
-    return `the webhook endpoint no longer subscribes to ${delivery.eventType}`;
+  if (!endpoint.events.includes(delivery.event.type)) {
+    return `the webhook endpoint no longer subscribes to ${delivery.event.type}`;
   }
   return null;
 }
@@ -48,10 +48,9 @@ export class DeliveryAttempts {
       result = { status: null, durationMs: 0, error: refused, retryAfterMs: null };
       decision = { kind: 'failed', disableEndpoint: false };
     } else {
-      const event = await records.loadEvent(delivery.eventId);
-      const body = JSON.stringify(toWebhookEventBody(event));
+      const body = JSON.stringify(toWebhookEventBody(delivery.event));
       const secrets = liveSecrets(endpoint, Instant.fromDate(attemptedAt)).map((s) => s.secret);
-      const headers = signWebhook(event.id, body, secrets, attemptedAt);
+      const headers = signWebhook(delivery.event.id, body, secrets, attemptedAt);
       result = await sender.send({ url: endpoint.url, body, headers: { ...headers } });
       decision = decideAfterAttempt(delivery.attemptCount + 1, result, retry);
     }
@@ -59,8 +58,8 @@ export class DeliveryAttempts {
     logger.info(
       {
         deliveryId: delivery.id,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
+        eventId: delivery.event.id,
+        eventType: delivery.event.type,
         attempt: delivery.attemptCount + 1,
         responseStatus: result.status,
         durationMs: result.durationMs,

@@ -1,16 +1,15 @@
 import { Instant, type EventType, type StoredEvent } from '@pis/domain';
 import type { DataSource } from 'typeorm';
-import { statement, transaction } from '../sql/sql';
+import { statement } from '../sql/sql';
 import type { SendResult } from './http-sender';
 import type { AttemptDecision } from './retry-policy';
 
-/** A pending delivery this process holds a lease on (its `next_attempt_at` pushed ahead). */
+/** A pending delivery this process holds a lease on (its `next_attempt_at` pushed ahead), with its event. */
 export interface ClaimedDelivery {
   id: string;
   locationId: string;
   endpointId: string;
-  eventId: string;
-  eventType: EventType;
+  event: StoredEvent;
   generation: number;
   /** Attempts made in this generation before the claimed one. */
   attemptCount: number;
@@ -27,13 +26,20 @@ interface ClaimRow {
   id: string;
   location_id: string;
   endpoint_id: string;
-  event_id: string;
-  event_type: EventType;
   generation: number;
   attempt_count: number;
+  event_id: string;
+  event_type: EventType;
+  sequence: string;
+  occurred_micros: string;
+  data: unknown;
 }
 
-const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.event_id, d.event_type, d.generation, d.attempt_count`;
+/** What a claim returns: the delivery and its outbox event (`e`). */
+const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
+  e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data,
+  (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+
 /** SQL for "now plus the milliseconds in parameter `param`". */
 const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
 
@@ -41,10 +47,16 @@ const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
   id: r.id,
   locationId: r.location_id,
   endpointId: r.endpoint_id,
-  eventId: r.event_id,
-  eventType: r.event_type,
   generation: Number(r.generation),
   attemptCount: Number(r.attempt_count),
+  event: {
+    id: r.event_id,
+    locationId: r.location_id,
+    sequence: Number(r.sequence),
+    type: r.event_type,
+    occurredAt: Instant.fromEpochMicros(BigInt(r.occurred_micros)),
+    data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+  } as StoredEvent,
 });
 
 /**
@@ -52,6 +64,7 @@ const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
  * database clock (`clock_timestamp()`), so processes with skewed clocks agree on what is
  * due. A claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so no other process
  * attempts the delivery meanwhile, and a process that dies mid-attempt only delays it.
+ * Each method is one statement (one round trip, atomic on its own).
  */
 export class DeliveryRecords {
   constructor(
@@ -64,7 +77,8 @@ export class DeliveryRecords {
     const [claimed] = await statement<ClaimRow>(
       this.db,
       `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
-        WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending'
+         FROM outbox_events e
+        WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
           AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
         RETURNING ${CLAIMED_COLUMNS}`,
       [id, generation, this.leaseMs],
@@ -96,43 +110,19 @@ export class DeliveryRecords {
               queued_generation = d.generation
          FROM (SELECT id FROM webhook_deliveries
                 WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
-        WHERE d.id = due.id
+                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due,
+              outbox_events e
+        WHERE d.id = due.id AND e.id = d.event_id
         RETURNING ${CLAIMED_COLUMNS}`,
       [limit, this.leaseMs],
     );
     return claimed.map(toClaimed);
   }
 
-  async loadEvent(eventId: string): Promise<StoredEvent> {
-    const [row] = await statement<{
-      id: string;
-      location_id: string;
-      sequence: string;
-      type: EventType;
-      occurred_micros: string;
-      data: unknown;
-    }>(
-      this.db,
-      `SELECT id, location_id, sequence::text AS sequence, type, data,
-              (extract(epoch FROM occurred_at) * 1000000)::bigint::text AS occurred_micros
-         FROM outbox_events WHERE id = $1`,
-      [eventId],
-    );
-    if (!row) throw new Error(`outbox event ${eventId} does not exist`);
-    return {
-      id: row.id,
-      locationId: row.location_id,
-      sequence: Number(row.sequence),
-      type: row.type,
-      occurredAt: Instant.fromEpochMicros(BigInt(row.occurred_micros)),
-      data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as never,
-    } as StoredEvent;
-  }
-
   /**
-   * Records the attempt and what follows it, in one transaction. The delivery row changes
+   * Records the attempt and what follows it, in one statement. The delivery row changes
    * only while it is still the claimed generation: a redelivery requested meanwhile wins.
+   * A 410 also disables the endpoint.
    */
   async recordAttempt(
     delivery: ClaimedDelivery,
@@ -140,29 +130,33 @@ export class DeliveryRecords {
     result: SendResult,
     decision: AttemptDecision,
   ): Promise<void> {
-    const status = decision.kind === 'retry' ? 'pending' : decision.kind;
-    const delayMs = decision.kind === 'retry' ? decision.delayMs : null;
-    await transaction(this.db, async (sql) => {
-      await sql.rows(
-        `INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [delivery.id, attemptedAt.toISOString(), result.status, result.durationMs, result.error],
-      );
-      await sql.rows(
-        `UPDATE webhook_deliveries
-            SET attempt_count = attempt_count + 1, status = $3, updated_at = clock_timestamp(),
-                next_attempt_at = CASE WHEN $4::float8 IS NULL THEN NULL ELSE ${msFromNow('$4')} END
+    await statement(
+      this.db,
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+         VALUES ($1, $3, $4, $5, $6)
+       ), delivery AS (
+         UPDATE webhook_deliveries
+            SET attempt_count = attempt_count + 1, status = $7, updated_at = clock_timestamp(),
+                next_attempt_at = CASE WHEN $8::float8 IS NULL THEN NULL ELSE ${msFromNow('$8')} END
           WHERE id = $1 AND generation = $2 AND status = 'pending'
-          RETURNING id`,
-        [delivery.id, delivery.generation, status, delayMs],
-      );
-      if (decision.kind === 'failed' && decision.disableEndpoint) {
-        await sql.rows(
-          `UPDATE webhook_endpoints SET disabled_at = clock_timestamp()
-            WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
-          [delivery.endpointId],
-        );
-      }
-    });
+       ), endpoint AS (
+         UPDATE webhook_endpoints SET disabled_at = clock_timestamp()
+          WHERE $9::boolean AND id = $10 AND disabled_at IS NULL
+       )
+       SELECT 1`,
+      [
+        delivery.id,
+        delivery.generation,
+        attemptedAt.toISOString(),
+        result.status,
+        result.durationMs,
+        result.error,
+        decision.kind === 'retry' ? 'pending' : decision.kind,
+        decision.kind === 'retry' ? decision.delayMs : null,
+        decision.kind === 'failed' && decision.disableEndpoint,
+        delivery.endpointId,
+      ],
+    );
   }
 }

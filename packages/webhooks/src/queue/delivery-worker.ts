@@ -82,7 +82,7 @@ export class DeliveryWorker {
   }
 
   private process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
-    const processing = this.attempt(job, token);
+    const processing = this.handle(job, token);
     const tracked = processing.then(
       () => undefined,
       () => undefined,
@@ -92,7 +92,7 @@ export class DeliveryWorker {
     return processing;
   }
 
-  private async attempt(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+  private async handle(job: Job<DeliveryJobData>, token?: string): Promise<string> {
     const { deliveryId, generation } = job.data;
     const claim = await this.records.claimById(deliveryId, generation);
     if (claim.kind === 'nothing-to-do') return claim.why;
