@@ -105,6 +105,34 @@ describe('Bodies that are not JSON, too large or mislabelled', () => {
   });
 });
 
+describe('Operations that take no body', () => {
+  it.each([
+    ['GET', 'floorplan'],
+    ['DELETE', 'webhook-endpoint'],
+  ] as const)('When %s %s is sent a body in any format, then the body is ignored', async (method, path) => {
+    const loc = await h.location();
+    const call = method === 'GET' ? loc.api.get(`${P}/${path}`) : loc.api.delete(`${P}/${path}`);
+
+    const res = await call.set('Content-Type', 'text/plain').send('not json at all');
+
+    // No 400/415: the answer is the operation's own (200 plan, or 404 when no endpoint exists).
+    expect(res.status).toBe(method === 'GET' ? 200 : 404);
+    if (method === 'DELETE') expectEnvelope(res, 404, 'not_found');
+  });
+
+  it('When the operator publishes with a stray body, then the plan is published', async () => {
+    const loc = await h.location({ plan: 'draft' });
+
+    const res = await h.operator
+      .post(loc.ops('/floorplan/publish'))
+      .set('Content-Type', 'application/xml')
+      .send('<publish/>');
+
+    expect(res.status).toBe(200);
+    expect(res.body.version).toBe(1);
+  });
+});
+
 describe('Request ids', () => {
   it.each([
     ['a plain token', 'abc-123.x:y_z', 'abc-123.x:y_z'],

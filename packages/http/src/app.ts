@@ -84,12 +84,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
       ],
     },
   ]);
-  const providerGuards = [
-    providerAuth(deps),
-    rateLimit(options.rateLimitRps, (locals) => principalOf(locals).keyId),
-    jsonBody(),
-    uuidParams(),
-  ];
+  const providerGuards = {
+    before: [providerAuth(deps), rateLimit(options.rateLimitRps, (locals) => principalOf(locals).keyId)],
+    body: jsonBody(),
+    after: [uuidParams()],
+  };
   mountRoutes(
     provider,
     operationRoutes(operations, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
@@ -97,7 +96,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(PROVIDER_PREFIX, provider);
 
   const backoffice = Router();
-  const backofficeGuards = [backofficeAuth(options.backofficeToken), jsonBody(), uuidParams()];
+  const backofficeGuards = {
+    before: [backofficeAuth(options.backofficeToken)],
+    body: jsonBody(),
+    after: [uuidParams()],
+  };
   mountRoutes(
     backoffice,
     operationRoutes(

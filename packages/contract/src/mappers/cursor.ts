@@ -38,6 +38,7 @@ function decode(text: string, kind: Position['k']): Position | null {
       p.k === kind &&
       typeof p.t === 'string' &&
       /^-?\d{1,20}$/.test(p.t) &&
+      Instant.isRepresentable(BigInt(p.t)) &&
       typeof p.i === 'string' &&
       p.i.length > 0 &&
       Object.keys(p).length === 3;

@@ -40,6 +40,8 @@ describe('Instant.parse', () => {
     '+2026-11-21T19:00:00Z',
     '-0001-01-01T00:00:00Z',
     '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00+00:01',
+    '9999-12-31T23:59-00:01',
     '1900-02-29T00:00:00Z',
     '2026-04-31T00:00:00Z',
     '2026-13-01T00:00:00Z',
@@ -126,4 +128,20 @@ describe('Instant arithmetic', () => {
       expect(Instant.fromEpochMillis(millis).epochMicros).toBe(micros);
     },
   );
+});
+
+describe('Instant.isRepresentable', () => {
+  it.each([
+    ['0001-01-01T00:00:00Z', true],
+    ['9999-12-31T23:59:59.999999Z', true],
+  ])('When the instant is %s, then it is representable', (text) => {
+    expect(Instant.isRepresentable(Instant.parse(text)!.epochMicros)).toBe(true);
+  });
+
+  it('When an instant lies one microsecond outside years 0001-9999, then it is not representable', () => {
+    expect(Instant.isRepresentable(Instant.parse('0001-01-01T00:00:00Z')!.epochMicros - 1n)).toBe(false);
+    expect(Instant.isRepresentable(Instant.parse('9999-12-31T23:59:59.999999Z')!.epochMicros + 1n)).toBe(
+      false,
+    );
+  });
 });

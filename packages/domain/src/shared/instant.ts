@@ -10,6 +10,14 @@ export class Instant {
     return new Instant(micros);
   }
 
+  /**
+   * Whether an instant lies in years 0001-9999 in UTC: what ISO 8601's four-digit years and
+   * a PostgreSQL `timestamptz` can both hold. Inputs outside it are refused at the edge.
+   */
+  static isRepresentable(micros: bigint): boolean {
+    return micros >= MIN_MICROS && micros <= MAX_MICROS;
+  }
+
   static fromEpochMillis(millis: number): Instant {
     return new Instant(BigInt(Math.trunc(millis)) * 1000n);
   }
@@ -44,7 +52,9 @@ export class Instant {
     base.setUTCFullYear(year, month - 1, day);
     base.setUTCHours(hour, minute, second, 0);
     const micros = frac === undefined ? 0n : BigInt((frac + '000000').slice(0, 6));
-    return new Instant(BigInt(base.getTime()) * 1000n + micros - BigInt(offsetMinutes) * 60_000_000n);
+    const utc = BigInt(base.getTime()) * 1000n + micros - BigInt(offsetMinutes) * 60_000_000n;
+    // The offset can carry a date of year 0001 or 9999 out of the representable range.
+    return Instant.isRepresentable(utc) ? new Instant(utc) : null;
   }
 
   compare(other: Instant): -1 | 0 | 1 {
@@ -89,6 +99,10 @@ export class Instant {
     return this.toIso();
   }
 }
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z. */
+const MIN_MICROS = -62_135_596_800_000_000n;
+const MAX_MICROS = 253_402_300_799_999_999n;
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}:\d{2})$/;
 

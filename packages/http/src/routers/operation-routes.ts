@@ -4,6 +4,15 @@ import type { Route } from './route-table';
 
 export type RouteHandlers = Record<string, RequestHandler>;
 
+export interface RouteGuards {
+  /** Run first on every operation (authentication, rate limit). */
+  before: RequestHandler[];
+  /** Reads the body; only operations that take one get it, the others ignore a body. */
+  body: RequestHandler;
+  /** Run after the body is read. */
+  after: RequestHandler[];
+}
+
 /**
  * Routes from the contract's operation table, so the OpenAPI document and the router
  * cannot disagree: every operation under `prefix` needs a handler and every handler an
@@ -13,7 +22,7 @@ export function operationRoutes(
   operations: readonly OperationSpec[],
   prefix: string,
   handlers: RouteHandlers,
-  guards: RequestHandler[],
+  guards: RouteGuards,
 ): Route[] {
   const mine = operations.filter((op) => op.path.startsWith(prefix) && op.operationId in handlers);
   const missing = operations
@@ -28,6 +37,11 @@ export function operationRoutes(
   return mine.map((op) => ({
     method: op.method,
     path: op.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1'),
-    handlers: [...guards, handlers[op.operationId]!],
+    handlers: [
+      ...guards.before,
+      ...(op.body === undefined ? [] : [guards.body]),
+      ...guards.after,
+      handlers[op.operationId]!,
+    ],
   }));
 }
