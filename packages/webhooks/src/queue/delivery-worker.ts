@@ -31,6 +31,8 @@ export class DeliveryWorker {
   private readonly closeTimeoutMs: number;
   /** Jobs being processed, so closing knows when the attempts in flight are done. */
   private readonly inFlight = new Set<Promise<void>>();
+  private lastErrorLoggedAt = 0;
+  private errorsNotLogged = 0;
 
   constructor(
     private readonly records: DeliveryRecords,
@@ -51,7 +53,7 @@ export class DeliveryWorker {
       // still-living slow worker and the next one from attempting at the same time.
       maxStalledCount: 10,
     });
-    this.worker.on('error', (err) => this.logger.error({ err }, 'webhook worker error'));
+    this.worker.on('error', (err) => this.logError(err));
     this.worker.on('failed', (job, err) =>
       this.logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err }, 'webhook job failed'),
     );
@@ -79,6 +81,17 @@ export class DeliveryWorker {
     // Closing waits for Redis; while Redis is unreachable it would never return.
     this.logger.warn('the worker could not close through Redis; disconnecting it');
     await settlesWithin(this.worker.disconnect(), 2_000);
+  }
+
+  /** While Redis is away every reconnection fails: one line per 30 s says so, with a count. */
+  private logError(err: Error): void {
+    if (Date.now() - this.lastErrorLoggedAt < 30_000) {
+      this.errorsNotLogged += 1;
+      return;
+    }
+    this.logger.error({ err, errorsSinceLastLine: this.errorsNotLogged }, 'webhook worker error');
+    this.lastErrorLoggedAt = Date.now();
+    this.errorsNotLogged = 0;
   }
 
   private process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
