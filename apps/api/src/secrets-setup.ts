@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { AesGcmSecretCipher, randomBase62, type Config } from '@pis/runtime';
+import { AesGcmSecretCipher, databaseModeCipher, randomBase62, type Config } from '@pis/runtime';
 
 export interface ResolvedSecrets {
   backofficeToken: string;
@@ -28,13 +28,12 @@ export async function resolveSecrets(config: Config): Promise<ResolvedSecrets> {
     generatedToken = made.created;
   }
   let cipher: AesGcmSecretCipher;
-  if (config.secretsKey !== null) cipher = new AesGcmSecretCipher(Buffer.from(config.secretsKey, 'base64'));
-  else if (embedded) {
+  if (embedded && config.secretsKey === null) {
     const key = await readOrCreate(join(config.dataDir, 'secrets.key'), () =>
       randomBytes(32).toString('base64'),
     );
     cipher = new AesGcmSecretCipher(Buffer.from(key.value, 'base64'));
-  } else cipher = AesGcmSecretCipher.fromPassphrase(backofficeToken);
+  } else cipher = databaseModeCipher({ secretsKey: config.secretsKey, backofficeToken });
   return { backofficeToken, cipher, generatedToken };
 }
 

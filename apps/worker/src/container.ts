@@ -1,9 +1,8 @@
 import { Container } from 'inversify';
 import type { DataSource } from 'typeorm';
 import { createDataSource, createPersistence, runMigrations, type Persistence } from '@pis/persistence';
-import { RandomIdGenerator, type Config, type Logger } from '@pis/runtime';
+import { databaseModeCipher, RandomIdGenerator, type Config, type Logger } from '@pis/runtime';
 import { QueuedDelivery, type Resolver } from '@pis/webhooks';
-import { cipherFor } from './secret-cipher';
 import { TOKENS } from './tokens';
 import type { WorkerSettings } from './worker-settings';
 
@@ -40,7 +39,9 @@ export function buildWorkerContainer(
   });
 
   c.bind<Persistence>(TOKENS.Persistence).toDynamicValue(async (ctx) =>
-    createPersistence(await ctx.getAsync<DataSource>(TOKENS.DataSource), { cipher: cipherFor(config) }),
+    createPersistence(await ctx.getAsync<DataSource>(TOKENS.DataSource), {
+      cipher: databaseModeCipher(config),
+    }),
   );
 
   c.bind<QueuedDelivery>(TOKENS.Delivery).toDynamicValue(async (ctx) => {

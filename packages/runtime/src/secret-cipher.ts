@@ -46,3 +46,17 @@ export class AesGcmSecretCipher implements SecretCipher {
     );
   }
 }
+
+/**
+ * The cipher of webhook secrets when the service runs on PostgreSQL (decision 0004):
+ * `SECRETS_KEY` when set, else derived from `BACKOFFICE_TOKEN`. The API and the worker
+ * must agree on it: the worker signs with the secrets the API stored.
+ */
+export function databaseModeCipher(config: {
+  secretsKey: string | null;
+  backofficeToken: string | null;
+}): AesGcmSecretCipher {
+  if (config.secretsKey !== null) return new AesGcmSecretCipher(Buffer.from(config.secretsKey, 'base64'));
+  if (config.backofficeToken === null) throw new Error('SECRETS_KEY or BACKOFFICE_TOKEN is required');
+  return AesGcmSecretCipher.fromPassphrase(config.backofficeToken);
+}
