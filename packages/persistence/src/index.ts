@@ -19,3 +19,4 @@ export {
 export { TypeormTransaction } from './adapters/typeorm-transaction';
 export { OUTBOX_CHANNEL } from './adapters/typeorm-outbox';
 export { isUuid } from './adapters/uuid';
+export { windowStatement } from './queries/typeorm-reservation-queries';
