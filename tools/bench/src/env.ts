@@ -31,6 +31,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The Node flags `pnpm start` and `pnpm start:worker` run the bundles with (root
+ * package.json): a small young generation keeps RSS down at no measurable cost in throughput.
+ */
+export const PRODUCTION_NODE_FLAGS = ['--max-semi-space-size=4'];
+
 export interface ServiceOptions {
   database: string;
   queuePrefix: string;
@@ -62,7 +68,8 @@ export async function startServices(options: ServiceOptions): Promise<RunningSer
     WEBHOOK_RETRY_DELAYS_MS: '1000,5000,30000',
   };
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const api = startService('api', 'apps/api/src/main.ts', env, profile);
+  const flags = [...PRODUCTION_NODE_FLAGS, ...profile];
+  const api = startService('api', 'apps/api/dist/main.js', env, flags);
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitFor('the API', async () => (await fetch(`${baseUrl}/readyz`)).ok);
@@ -70,7 +77,7 @@ export async function startServices(options: ServiceOptions): Promise<RunningSer
     await api.stop();
     throw new Error(`${(error as Error).message}\n${api.output()}`);
   }
-  const worker = startService('worker', 'apps/worker/src/main.ts', env, profile);
+  const worker = startService('worker', 'apps/worker/dist/main.js', env, flags);
   return {
     api,
     worker,

@@ -13,14 +13,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts a TypeScript entry point with `node --import tsx` (no wrapper that would swallow signals). */
+/**
+ * Starts an entry point with `node` itself (no wrapper that would swallow signals): a built
+ * bundle (`.js`) as production runs it, or TypeScript through `--import tsx`.
+ */
 export function startService(
   name: string,
   entry: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): Service {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,

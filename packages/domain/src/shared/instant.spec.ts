@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Instant } from './instant';
 
 describe('Instant.parse', () => {
@@ -143,5 +144,21 @@ describe('Instant.isRepresentable', () => {
     expect(Instant.isRepresentable(Instant.parse('9999-12-31T23:59:59.999999Z')!.epochMicros + 1n)).toBe(
       false,
     );
+  });
+});
+
+describe('Instant.toIso', () => {
+  it('When any representable instant is rendered, then it reads as Date#toISOString does', () => {
+    const min = -62_135_596_800_000;
+    const max = 253_402_300_799_999;
+    fc.assert(
+      fc.property(fc.integer({ min, max }), (ms) => {
+        expect(Instant.fromEpochMillis(ms).toIso()).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const ms of [min, max, 0, -1, 951_782_400_000]) {
+      expect(Instant.fromEpochMillis(ms).toIso()).toBe(new Date(ms).toISOString());
+    }
   });
 });

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { Instant } from '@pis/domain';
 import { windowStatement } from '@pis/persistence';
 import { runLoad } from '../load';
+import { runPaced } from '../paced';
 import { sampled, type ScenarioContext, type ScenarioResult } from '../scenario';
 import { seedReservations, type BenchLocation } from '../seed';
 
@@ -27,44 +28,61 @@ export async function seedListLocation(
   );
 }
 
-/** One-day windows (about 100 reservations each) in a location holding 1,000,000. */
+/**
+ * One-day windows (about 100 reservations each) in a location holding 1,000,000: closed
+ * loop at full speed, or open loop at an even `rate` requests/s.
+ */
 export async function listWindow(
   ctx: ScenarioContext,
   location: BenchLocation,
   days = DAYS,
+  rate?: number,
 ): Promise<ScenarioResult> {
   const day = () => FIRST_DAY + Math.floor(Math.random() * days) * DAY_MS;
+  const path = () => {
+    const from = day();
+    return `/api/provider/v1/reservations?from=${new Date(from).toISOString()}&to=${new Date(from + DAY_MS).toISOString()}&limit=500`;
+  };
   let returned = 0;
+  const onResponse = (status: number, body: string) => {
+    if (status === 200) returned += (body.match(/"externalId"/g) ?? []).length;
+  };
+  const headers = { authorization: `Bearer ${location.key}` };
   const { value: load, resources } = await sampled(ctx.services, () =>
-    runLoad({
-      url: ctx.services.baseUrl,
-      connections: ctx.connections,
-      durationS: ctx.durationS,
-      headers: { authorization: `Bearer ${location.key}` },
-      requests: [
-        {
-          method: 'GET',
-          setupRequest: (req) => {
-            const from = day();
-            const query = `from=${new Date(from).toISOString()}&to=${new Date(from + DAY_MS).toISOString()}&limit=500`;
-            return { ...req, path: `/api/provider/v1/reservations?${query}` };
-          },
-          onResponse: (status, body) => {
-            if (status === 200) returned += (body.match(/"externalId"/g) ?? []).length;
-          },
-        },
-      ],
-      expected: [200],
-    }),
+    rate === undefined
+      ? runLoad({
+          url: ctx.services.baseUrl,
+          connections: ctx.connections,
+          durationS: ctx.durationS,
+          headers,
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }), onResponse }],
+          expected: [200],
+        })
+      : runPaced({
+          url: ctx.services.baseUrl,
+          rate,
+          durationS: ctx.durationS,
+          connections: ctx.connections,
+          headers,
+          next: () => ({ method: 'GET', path: path() }),
+          expected: [200],
+          onResponse,
+        }),
   );
   return {
-    name: 'list-window',
+    name: rate === undefined ? 'list-window' : 'list-window-half-rate',
     description: `GET one-day windows (about 100 reservations) in a location holding ${LIST_RESERVATIONS.toLocaleString('en')}`,
     load,
     resources,
     metrics: { 'reservations per answer': Math.round(returned / Math.max(1, load.requests)) },
     timeline: load.timeline,
-    notes: [await explain(ctx.databaseUrl, location.locationId, day())],
+    notes:
+      rate === undefined
+        ? [
+            `${ctx.connections} connections, closed loop`,
+            await explain(ctx.databaseUrl, location.locationId, day()),
+          ]
+        : [`open loop at an even ${rate} requests/s (half the measured maximum)`],
   };
 }
 
