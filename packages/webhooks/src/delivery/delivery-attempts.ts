@@ -8,8 +8,8 @@ import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } fro
 
 export interface DeliveryAttemptsDeps {
   records: DeliveryRecords;
-  /** Reads the endpoint with its secrets decrypted. */
-  endpoints: Pick<WebhookQueries, 'findEndpoint'>;
+  /** Reads the endpoint with its secrets decrypted (perhaps cached: `forget` drops it). */
+  endpoints: Pick<WebhookQueries, 'findEndpoint'> & { forget?(locationId: string): void };
   sender: WebhookSender;
   retry: RetryPolicyOptions;
   logger: Logger;
@@ -55,6 +55,7 @@ export class DeliveryAttempts {
       decision = decideAfterAttempt(delivery.attemptCount + 1, result, retry);
     }
     await records.recordAttempt(delivery, attemptedAt, result, decision);
+    if (decision.kind === 'failed' && decision.disableEndpoint) endpoints.forget?.(delivery.locationId);
     logger.info(
       {
         deliveryId: delivery.id,

@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { DnsWebhookUrlPolicy, systemResolver, type Resolver } from '../url/webhook-url-policy';
 import { DeliveryAttempts } from './delivery-attempts';
 import { DeliveryRecords } from './delivery-records';
+import { EndpointCache } from './endpoint-cache';
 import { HttpWebhookSender } from './http-sender';
 
 /** The delivery settings of decisions sections 7 and 9 (`loadConfig` reads them). */
@@ -12,6 +13,8 @@ export interface DeliverySettings {
   timeoutMs: number;
   allowPrivateUrls: boolean;
   allowInsecureUrls: boolean;
+  /** How long an attempt may use an endpoint read by an earlier one (default 1 s; 0: read each time). */
+  endpointCacheMs?: number;
 }
 
 export interface DeliveryDeps {
@@ -47,7 +50,7 @@ export function deliveryStack({ db, endpoints, logger, settings, resolver }: Del
   const records = new DeliveryRecords(db, leaseMs);
   const attempts = new DeliveryAttempts({
     records,
-    endpoints,
+    endpoints: new EndpointCache(endpoints, settings.endpointCacheMs ?? 1_000),
     sender,
     retry: { delaysMs: settings.retryDelaysMs },
     logger,
