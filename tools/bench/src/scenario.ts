@@ -1,55 +1,83 @@
-import type { RunningServices } from './env';
-import type { LoadResult } from './load';
-import { ResourceSampler, type ProcessSelector, type ResourceUsage } from './processes';
+import type { LoadResult } from './load/outcomes';
+import { PgWaitSampler, type WaitProfile } from './monitor/pg-waits';
+import { ResourceSampler, type ProcessSelector, type UsageReport } from './monitor/resources';
 import type { Bucket } from './report/stats';
+import type { RunningServices } from './services';
 
 export interface ScenarioContext {
   services: RunningServices;
+  database: string;
   databaseUrl: string;
   durationS: number;
+  warmupS: number;
   connections: number;
+  cpus: number;
+  memoryDir: string | null;
+  resultsDir: string;
+  log(message: string): void;
+}
+
+/** Which baseline a scenario's throughput is divided by. */
+export interface BaselineRefs {
+  pg?: string;
+  express?: string;
 }
 
 export interface ScenarioResult {
+  /** e.g. `put-applied`, `put-applied-half-rate`, `baseline-bare-pg`. */
   name: string;
-  /** What the scenario measures, one sentence. */
+  /** API processes the scenario ran against; null for the baselines. */
+  apiWorkers: number | null;
+  /** What it does, one sentence. */
   description: string;
   load: LoadResult | null;
-  resources: Record<string, ResourceUsage>;
+  usage: UsageReport;
+  waits: WaitProfile | null;
   /** Further figures (rates, checks), by name. */
   metrics: Record<string, number | string>;
+  /** Latency over time for the chart (also for scenarios without an HTTP load). */
   timeline: Bucket[];
+  /** Width of the timeline's buckets, ms (default 250). */
+  bucketMs?: number;
   notes: string[];
+  baselines: BaselineRefs;
 }
 
-/** The processes whose RSS and CPU every scenario reports (plus any `extra` ones). */
-export function samplerFor(
-  services: RunningServices,
-  extra: Record<string, ProcessSelector> = {},
-): ResourceSampler {
-  return new ResourceSampler({
-    api: { group: services.api.child.pid! },
-    worker: { group: services.worker.child.pid! },
-    postgres: { comm: 'postgres' },
-    redis: { comm: 'redis-server' },
-    bench: { pid: process.pid },
-    ...extra,
-  });
-}
+export type Measured<T> = { value: T; usage: UsageReport; waits: WaitProfile | null };
 
-/** Runs `work` while sampling the services' resources. */
-export async function sampled<T>(
-  services: RunningServices,
+/**
+ * Runs `work` while sampling RSS and CPU of the API, the worker, PostgreSQL, Redis and this
+ * process (plus `extra` roles), and PostgreSQL's wait events on the benchmark database.
+ */
+export async function measure<T>(
+  ctx: Pick<ScenarioContext, 'services' | 'cpus' | 'memoryDir' | 'databaseUrl' | 'database'>,
   work: () => Promise<T>,
   extra: Record<string, ProcessSelector> = {},
-): Promise<{ value: T; resources: Record<string, ResourceUsage> }> {
-  const sampler = samplerFor(services, extra);
-  sampler.start();
+): Promise<Measured<T>> {
+  const resources = new ResourceSampler(
+    {
+      api: { group: ctx.services.api.group },
+      worker: { group: ctx.services.worker.group },
+      postgres: { comm: 'postgres' },
+      redis: { comm: 'redis-server' },
+      bench: { pid: process.pid },
+      ...extra,
+    },
+    ctx.cpus,
+    ctx.memoryDir,
+  );
+  const waits = new PgWaitSampler(ctx.databaseUrl, ctx.database);
+  await waits.start();
+  resources.start();
   try {
     const value = await work();
-    return { value, resources: sampler.stop() };
+    return { value, usage: resources.stop(), waits: await waits.stop() };
   } catch (error) {
-    sampler.stop();
+    resources.stop();
+    await waits.stop();
     throw error;
   }
 }
+
+/** The roles every report shows, in this order. */
+export const ROLES = ['api', 'worker', 'postgres', 'redis', 'bench', 'baseline'] as const;

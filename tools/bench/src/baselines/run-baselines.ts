@@ -1,95 +1,131 @@
-import { spawn } from 'node:child_process';
-import type { RunningServices } from '../env';
-import { freePort } from '../env';
-import { runLoad } from '../load';
-import { ROOT, startService, waitFor } from '../processes';
-import type { LatencySummary } from '../report/stats';
-import { sampled, type ScenarioContext, type ScenarioResult } from '../scenario';
-import { fullBody } from '../seed';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import { withClient } from '../database';
+import { runClosedLoop } from '../load/closed-loop';
+import { loadResult, type LoadResult } from '../load/outcomes';
+import { freePort, startGroup, waitFor } from '../processes';
+import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import {
+  BASELINE_TABLE,
+  type BarePgMode,
+  type BarePgSettings,
+  type BaselineReport,
+} from './baseline-protocol';
 
-/** The bare-pg baseline in its own process, at the benchmark's concurrency and duration. */
-export async function barePg(ctx: ScenarioContext): Promise<ScenarioResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/bench/src/baselines/bare-pg.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: ctx.databaseUrl,
-      CONNECTIONS: String(ctx.connections),
-      DURATION_S: String(ctx.durationS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** The upsert baseline's table: a copy of `reservations` holding the put-applied rows as seeded. */
+export async function prepareUpsertTable(
+  databaseUrl: string,
+  locationId: string,
+  prefix: string,
+): Promise<void> {
+  await withClient(databaseUrl, async (client) => {
+    await client.query(`DROP TABLE IF EXISTS ${BASELINE_TABLE}`);
+    await client.query(`CREATE TABLE ${BASELINE_TABLE} (LIKE reservations INCLUDING ALL)`);
+    await client.query(
+      `INSERT INTO ${BASELINE_TABLE} SELECT * FROM reservations WHERE location_id = $1 AND external_id LIKE $2`,
+      [locationId, `${prefix}-%`],
+    );
+    await client.query(`VACUUM ANALYZE ${BASELINE_TABLE}`);
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (err += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const { value, resources } = await sampled(
-    ctx.services,
-    async () => {
-      if ((await exited) !== 0) throw new Error(`the bare-pg baseline failed: ${err}`);
-      return JSON.parse(out) as { requests: number; rps: number; latency: LatencySummary };
-    },
-    { baseline: { pid: child.pid! } },
-  );
-  return {
-    name: 'baseline-bare-pg',
-    description: 'bare pg client: the one-statement LWW upsert with the full body, same concurrency, no HTTP',
-    load: { ...value, statuses: {}, errors: 0, timeline: [] },
-    resources,
-    metrics: {},
-    timeline: [],
-    notes: ['the client process is "baseline" in the resources'],
-  };
 }
 
-/** The bare-express baseline: same bodies and answer size as put-applied, no database. */
-export async function bareExpress(ctx: ScenarioContext, services: RunningServices): Promise<ScenarioResult> {
+/** The bare-pg baseline in its own process (own event loop, like the API). */
+export async function barePg(ctx: ScenarioContext, name: string, mode: BarePgMode, description: string) {
+  const settings: BarePgSettings = {
+    ...mode,
+    databaseUrl: ctx.databaseUrl,
+    connections: ctx.connections,
+    durationS: ctx.durationS,
+    warmupS: ctx.warmupS,
+  };
+  const child = startGroup(name, join(__dirname, 'bare-pg.ts'), {
+    env: { PIS_BENCH_BASELINE: JSON.stringify(settings) },
+    ipc: true,
+  });
+  const report = new Promise<BaselineReport>((resolve, reject) => {
+    child.child.once('message', (message) => resolve(message as BaselineReport));
+    child.child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${child.output()}`)));
+  });
+  try {
+    const run = await measure(ctx, () => report, { baseline: { group: child.group } });
+    const load = loadResult({
+      mode: 'bare-pg',
+      connections: ctx.connections,
+      targetRate: null,
+      seconds: run.value.seconds,
+      samples: run.value.samples,
+      outcomes: { ok: run.value.samples.length - run.value.errors, error: run.value.errors },
+      transportErrors: 0,
+      expected: ['ok'],
+    });
+    return baselineResult(name, description, { ...run, value: load }, [
+      'Latency is measured in the client process around each statement (no HTTP). The run includes a warm-up that is not counted.',
+    ]);
+  } finally {
+    await child.stop();
+  }
+}
+
+/** The bare-Express baseline: the API's own answer (captured at seeding) without a database. */
+export async function bareExpress(
+  ctx: ScenarioContext,
+  name: string,
+  mode: 'put' | 'list',
+  answer: string,
+  request: () => autocannon.Request,
+  headers: Record<string, string>,
+  description: string,
+) {
   const port = await freePort();
-  const server = startService('bare-express', 'tools/bench/src/baselines/bare-express.ts', {
-    PORT: String(port),
+  const answerFile = join(ctx.resultsDir, `${name}.answer.json`);
+  writeFileSync(answerFile, answer);
+  const child = startGroup(name, join(__dirname, 'bare-express.ts'), {
+    env: { PORT: String(port), PIS_BENCH_MODE: mode, PIS_BENCH_ANSWER_FILE: answerFile },
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor('the bare-express baseline', async () => (await fetch(`${url}/`)).status === 404);
-    let i = 0;
-    const { value: load, resources } = await sampled(
-      services,
-      () =>
-        runLoad({
-          url,
-          connections: ctx.connections,
-          durationS: ctx.durationS,
-          headers: { 'content-type': 'application/json' },
-          requests: [
-            {
-              method: 'PUT',
-              setupRequest: (req) => {
-                const n = i++;
-                const body = JSON.stringify(
-                  fullBody(
-                    `pa-${n % 20_000}`,
-                    new Date(Date.parse('2026-01-02T00:00:00Z') + n).toISOString(),
-                  ),
-                );
-                return { ...req, path: `/api/provider/v1/reservations/pa-${n % 20_000}`, body };
-              },
-            },
-          ],
-          expected: [200],
-        }),
-      { baseline: { group: server.child.pid! } },
+    await waitFor(
+      name,
+      async () => (await fetch(`${url}/`)).status === 404,
+      60_000,
+      () => (child.exited() ? child.output() : null),
     );
-    return {
-      name: 'baseline-bare-express',
-      description: 'bare Express handler parsing the same PUT body and answering the same JSON, no database',
-      load,
-      resources,
-      metrics: {},
-      timeline: load.timeline,
-      notes: [],
-    };
+    const load = (durationS: number) =>
+      runClosedLoop({
+        url,
+        connections: ctx.connections,
+        durationS,
+        headers,
+        requests: [request()],
+        expected: mode === 'put' ? ['200 applied'] : ['200'],
+      });
+    if (ctx.warmupS > 0) await load(ctx.warmupS);
+    const run = await measure(ctx, () => load(ctx.durationS), { baseline: { group: child.group } });
+    return baselineResult(name, description, run, [
+      'Loaded by the same autocannon settings (connections, bodies) as the scenario it is the baseline of.',
+    ]);
   } finally {
-    await server.stop();
+    await child.stop();
   }
+}
+
+function baselineResult(
+  name: string,
+  description: string,
+  run: Measured<LoadResult>,
+  notes: string[],
+): ScenarioResult {
+  return {
+    name,
+    apiWorkers: null,
+    description,
+    load: run.value,
+    usage: run.usage,
+    waits: run.waits,
+    metrics: {},
+    timeline: run.value.timeline,
+    notes,
+    baselines: {},
+  };
 }

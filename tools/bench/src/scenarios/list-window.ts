@@ -1,111 +1,166 @@
-import { Client } from 'pg';
 import { Instant } from '@pis/domain';
 import { windowStatement } from '@pis/persistence';
-import { runLoad } from '../load';
-import { runPaced } from '../paced';
-import { sampled, type ScenarioContext, type ScenarioResult } from '../scenario';
+import type { Client } from 'pg';
+import { PROVIDER } from '../api-client';
+import { withClient } from '../database';
+import { runClosedLoop } from '../load/closed-loop';
+import type { LoadResult } from '../load/outcomes';
+import { runPaced } from '../load/paced';
+import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
 import { seedReservations, type BenchLocation } from '../seed';
 
-export const LIST_RESERVATIONS = 1_000_000;
-const FIRST_DAY = Date.parse('2000-01-01T00:00:00Z');
-const DAY_MS = 86_400_000;
-/** 864 s apart: 100 reservations a day over 10,000 days. */
+export const LIST_FIRST_DAY_MS = Date.parse('2000-01-01T00:00:00Z');
+export const DAY_MS = 86_400_000;
+/** 864 s apart: 100 reservations a day. */
 const SPACING_S = 864;
-const DAYS = Math.floor((LIST_RESERVATIONS * SPACING_S * 1000) / DAY_MS);
+/** One page holds a whole day. */
+export const LIST_LIMIT = 200;
 
-export async function seedListLocation(
-  ctx: ScenarioContext,
-  location: BenchLocation,
-  count = LIST_RESERVATIONS,
-) {
-  await seedReservations(
-    ctx.databaseUrl,
-    location.locationId,
-    'lw',
-    count,
-    new Date(FIRST_DAY).toISOString(),
-    SPACING_S,
-  );
+export const LIST_BASELINES = { pg: 'baseline-bare-pg-list', express: 'baseline-bare-express-list' };
+
+export const listDays = (reservations: number): number =>
+  Math.floor((reservations * SPACING_S * 1000) / DAY_MS);
+
+export function randomDay(days: number): { from: number; to: number } {
+  const from = LIST_FIRST_DAY_MS + Math.floor(Math.random() * days) * DAY_MS;
+  return { from, to: from + DAY_MS };
 }
+
+/** The reconciliation window listing: one random day (about 100 reservations) per request. */
+export class ListWindow {
+  readonly days: number;
+
+  constructor(
+    private readonly location: BenchLocation,
+    readonly reservations: number,
+  ) {
+    this.days = listDays(reservations);
+  }
+
+  static async seed(databaseUrl: string, location: BenchLocation, reservations: number): Promise<void> {
+    await seedReservations(databaseUrl, {
+      locationId: location.locationId,
+      prefix: 'lw',
+      count: reservations,
+      firstStartMs: LIST_FIRST_DAY_MS + 432_000, // 00:07:12 on the first day, then every 14.4 min
+      spacingS: SPACING_S,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+  }
+
+  path(): string {
+    const { from, to } = randomDay(this.days);
+    return `${PROVIDER}/reservations?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}&limit=${LIST_LIMIT}`;
+  }
+
+  private get headers() {
+    return { authorization: `Bearer ${this.location.key}` };
+  }
+
+  async saturated(ctx: ScenarioContext): Promise<ScenarioResult> {
+    let rows = 0;
+    const load = (durationS: number) =>
+      runClosedLoop({
+        url: ctx.services.baseUrl,
+        connections: ctx.connections,
+        durationS,
+        headers: this.headers,
+        expected: ['200'],
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (req) => ({ ...req, path: this.path() }),
+            onResponse: (status, body) => {
+              if (status === 200) rows += countRows(body);
+            },
+          },
+        ],
+      });
+    if (ctx.warmupS > 0) await load(ctx.warmupS);
+    rows = 0;
+    const run = await measure(ctx, () => load(ctx.durationS));
+    return this.result(ctx, 'list-window', run, [
+      `${ctx.connections} connections, each asking for its next day when the last one answered; ${Math.round(rows / Math.max(1, run.value.requests))} reservations per answer on average`,
+      await explainWindow(ctx.databaseUrl, this.location.locationId, this.days),
+    ]);
+  }
+
+  /** Open loop at `rate` requests/s, evenly spaced: the p99 target's run. */
+  async paced(ctx: ScenarioContext, rate: number): Promise<ScenarioResult> {
+    const run = await measure(ctx, () =>
+      runPaced({
+        url: ctx.services.baseUrl,
+        rate,
+        durationS: ctx.durationS,
+        connections: ctx.connections,
+        expected: ['200'],
+        next: () => ({ method: 'GET', path: this.path(), headers: this.headers }),
+      }),
+    );
+    return this.result(ctx, 'list-window-half-rate', run, [
+      `open loop: ${rate} listings/s (half of list-window's rate) at even intervals; latency counts from when each request was due`,
+    ]);
+  }
+
+  private result(
+    ctx: ScenarioContext,
+    name: string,
+    run: Measured<LoadResult>,
+    notes: string[],
+  ): ScenarioResult {
+    return {
+      name,
+      apiWorkers: ctx.services.apiWorkers,
+      description: `GET one-day windows (about 100 reservations, guest and prepayment filled) at random in a location holding ${this.reservations.toLocaleString('en')} reservations`,
+      load: run.value,
+      usage: run.usage,
+      waits: run.waits,
+      metrics: {},
+      timeline: run.value.timeline,
+      notes,
+      baselines: LIST_BASELINES,
+    };
+  }
+}
+
+const countRows = (body: string): number => body.split('"externalId"').length - 1;
 
 /**
- * One-day windows (about 100 reservations each) in a location holding 1,000,000: closed
- * loop at full speed, or open loop at an even `rate` requests/s.
+ * EXPLAIN (ANALYZE, BUFFERS) of the listing's own statement (`windowStatement` of the
+ * persistence adapter, with the limit the use case asks for), twice: with the values bound
+ * (the plan of a one-off query) and as a prepared statement forced to its generic plan (what
+ * a statement prepared once and executed many times may settle on).
  */
-export async function listWindow(
-  ctx: ScenarioContext,
-  location: BenchLocation,
-  days = DAYS,
-  rate?: number,
-): Promise<ScenarioResult> {
-  const day = () => FIRST_DAY + Math.floor(Math.random() * days) * DAY_MS;
-  const path = () => {
-    const from = day();
-    return `/api/provider/v1/reservations?from=${new Date(from).toISOString()}&to=${new Date(from + DAY_MS).toISOString()}&limit=500`;
-  };
-  let returned = 0;
-  const onResponse = (status: number, body: string) => {
-    if (status === 200) returned += (body.match(/"externalId"/g) ?? []).length;
-  };
-  const headers = { authorization: `Bearer ${location.key}` };
-  const { value: load, resources } = await sampled(ctx.services, () =>
-    rate === undefined
-      ? runLoad({
-          url: ctx.services.baseUrl,
-          connections: ctx.connections,
-          durationS: ctx.durationS,
-          headers,
-          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }), onResponse }],
-          expected: [200],
-        })
-      : runPaced({
-          url: ctx.services.baseUrl,
-          rate,
-          durationS: ctx.durationS,
-          connections: ctx.connections,
-          headers,
-          next: () => ({ method: 'GET', path: path() }),
-          expected: [200],
-          onResponse,
-        }),
-  );
-  return {
-    name: rate === undefined ? 'list-window' : 'list-window-half-rate',
-    description: `GET one-day windows (about 100 reservations) in a location holding ${LIST_RESERVATIONS.toLocaleString('en')}`,
-    load,
-    resources,
-    metrics: { 'reservations per answer': Math.round(returned / Math.max(1, load.requests)) },
-    timeline: load.timeline,
-    notes:
-      rate === undefined
-        ? [
-            `${ctx.connections} connections, closed loop`,
-            await explain(ctx.databaseUrl, location.locationId, day()),
-          ]
-        : [`open loop at an even ${rate} requests/s (half the measured maximum)`],
-  };
-}
-
-/** The listing's own statement (from the persistence adapter), explained with ANALYZE and BUFFERS. */
-async function explain(databaseUrl: string, locationId: string, from: number): Promise<string> {
+export async function explainWindow(databaseUrl: string, locationId: string, days: number): Promise<string> {
+  const { from, to } = randomDay(days);
   const statement = windowStatement({
     locationId,
     from: Instant.fromEpochMillis(from),
-    to: Instant.fromEpochMillis(from + DAY_MS),
+    to: Instant.fromEpochMillis(to),
     after: null,
-    limit: 501,
-  })!;
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.params);
+    limit: LIST_LIMIT + 1,
+  });
+  if (statement === null) return 'EXPLAIN: the window statement could not be built';
+  const plan = async (client: Client, text: string, params: unknown[] = []) =>
+    (await client.query<{ 'QUERY PLAN': string }>(text, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  return withClient(databaseUrl, async (client) => {
+    const custom = await plan(client, `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.params);
+    await client.query(`SET plan_cache_mode = force_generic_plan`);
+    await client.query(`PREPARE bench_window AS ${statement.text}`);
+    const literals = statement.params.map((p) => `'${String(p).replace(/'/g, "''")}'`).join(', ');
+    const generic = await plan(client, `EXPLAIN (ANALYZE, BUFFERS) EXECUTE bench_window(${literals})`);
     return [
-      'Query plan of the window listing:',
+      `Query plan of the window listing (\`windowStatement\`, limit ${LIST_LIMIT + 1}, ${new Date(from).toISOString().slice(0, 10)}), values bound:`,
+      '',
       '```',
-      ...plan.rows.map((r) => r['QUERY PLAN'] as string),
+      custom,
+      '```',
+      '',
+      'The same statement prepared, generic plan:',
+      '',
+      '```',
+      generic,
       '```',
     ].join('\n');
-  } finally {
-    await client.end();
-  }
+  });
 }

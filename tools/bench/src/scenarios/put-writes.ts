@@ -1,179 +1,224 @@
-import { Client } from 'pg';
 import type autocannon from 'autocannon';
-import { runLoad, type LoadResult } from '../load';
-import { runPaced } from '../paced';
-import { sampled, type ScenarioContext, type ScenarioResult } from '../scenario';
-import { fullBody, seedReservations, type BenchLocation } from '../seed';
+import { PROVIDER } from '../api-client';
+import { withClient } from '../database';
+import { bodyTemplate, iso } from '../fixtures';
+import { runClosedLoop } from '../load/closed-loop';
+import { classify, type LoadResult } from '../load/outcomes';
+import { runPaced } from '../load/paced';
+import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import { seedReservations, type BenchLocation } from '../seed';
 
-const RESERVATIONS = 20_000;
-const PREFIX = 'pa';
-const BASE_MS = Date.parse('2026-01-02T00:00:00Z');
+export const PUT_RESERVATIONS = 50_000;
+export const PUT_PREFIX = 'pa';
+/** updatedAt of the seeded rows; write k carries SEEDED + 1 day + k ms, so each is newer. */
+export const SEEDED_UPDATED_AT = '2026-01-01T00:00:00.000Z';
+const FIRST_WRITE_MS = Date.parse(SEEDED_UPDATED_AT) + 86_400_000;
+
+export const PUT_BASELINES = { pg: 'baseline-bare-pg-upsert', express: 'baseline-bare-express-put' };
 
 /**
- * PUT full bodies (guest and prepayment filled) to distinct reservations, each write newer
- * than the last one to the same reservation: every answer should be 200 `applied`. Keeps
- * the last body sent to each reservation for the stale pass and the check afterwards.
+ * put-applied and put-stale. Write k goes to reservation k mod N with updatedAt = base + k ms,
+ * so every write is newer than the last one to its reservation (and none overlap while N is
+ * far above the connection count): each answer should be `200 applied`. The last applied
+ * write of each reservation is remembered; put-stale sends exactly those bodies again.
  */
 export class PutWrites {
   private counter = 0;
-  private readonly lastBody = new Map<number, string>();
-  private outcomes = { applied: 0, stale: 0, other: 0 };
+  /** Per reservation: the write number last applied, -1 while only the seed is stored. */
+  private readonly lastApplied = new Float64Array(PUT_RESERVATIONS).fill(-1);
+  private readonly body: (externalId: string, updatedAt: string) => string;
+  private ctx!: ScenarioContext;
 
-  constructor(
-    private readonly ctx: ScenarioContext,
-    private readonly location: BenchLocation,
-  ) {}
-
-  async seed(): Promise<void> {
-    await seedReservations(
-      this.ctx.databaseUrl,
-      this.location.locationId,
-      PREFIX,
-      RESERVATIONS,
-      '2026-11-21T12:00:00Z',
-      60,
-    );
+  constructor(private readonly location: BenchLocation) {
+    this.body = bodyTemplate({ tableIds: location.tableIds.slice(0, 1) });
   }
 
-  private headers() {
+  /** The services (API_WORKERS pass) the next runs go to; the write counter carries over. */
+  on(ctx: ScenarioContext): this {
+    this.ctx = ctx;
+    return this;
+  }
+
+  static async seed(databaseUrl: string, location: BenchLocation): Promise<void> {
+    await seedReservations(databaseUrl, {
+      locationId: location.locationId,
+      prefix: PUT_PREFIX,
+      count: PUT_RESERVATIONS,
+      firstStartMs: Date.parse('2026-11-21T12:00:00Z'),
+      spacingS: 60,
+      updatedAt: SEEDED_UPDATED_AT,
+    });
+  }
+
+  private get headers() {
     return { authorization: `Bearer ${this.location.key}`, 'content-type': 'application/json' };
   }
 
-  private countOutcome = (status: number, body: string) => {
-    if (status !== 200) return;
-    if (body.includes('"outcome":"applied"')) this.outcomes.applied++;
-    else if (body.includes('"outcome":"stale"')) this.outcomes.stale++;
-    else this.outcomes.other++;
-  };
-
-  /** The next write: the next reservation in turn, newer than anything sent before. */
-  private nextApplied(): { path: string; body: string } {
-    const i = this.counter++;
-    const n = i % RESERVATIONS;
-    const body = JSON.stringify(
-      fullBody(`${PREFIX}-${n}`, new Date(BASE_MS + i).toISOString(), { covers: 1 + (i % 8) }),
-    );
-    this.lastBody.set(n, body);
-    return { path: `/api/provider/v1/reservations/${PREFIX}-${n}`, body };
-  }
-
-  private applied(): autocannon.Request {
+  /** The next applied-write request: path, body, and what to remember when it applied. */
+  private nextApplied() {
+    const k = this.counter++;
+    const n = k % PUT_RESERVATIONS;
+    const externalId = `${PUT_PREFIX}-${n}`;
     return {
-      method: 'PUT',
-      setupRequest: (req) => ({ ...req, ...this.nextApplied() }),
-      onResponse: this.countOutcome,
+      path: `${PROVIDER}/reservations/${externalId}`,
+      body: this.body(externalId, iso(FIRST_WRITE_MS + k)),
+      applied: () => {
+        if (k > this.lastApplied[n]!) this.lastApplied[n] = k;
+      },
     };
   }
 
-  /** Closed loop at full speed, or open loop at an even `rate` (requests/s). */
-  async runApplied(rate?: number): Promise<ScenarioResult> {
-    this.outcomes = { applied: 0, stale: 0, other: 0 };
-    const { value: load, resources } = await sampled(this.ctx.services, () =>
-      rate === undefined
-        ? runLoad({
-            url: this.ctx.services.baseUrl,
-            connections: this.ctx.connections,
-            durationS: this.ctx.durationS,
-            headers: this.headers(),
-            requests: [this.applied()],
-            expected: [200],
-          })
-        : runPaced({
-            url: this.ctx.services.baseUrl,
-            rate,
-            durationS: this.ctx.durationS,
-            connections: this.ctx.connections,
-            headers: this.headers(),
-            next: () => {
-              const { path, body } = this.nextApplied();
-              return { method: 'PUT', path, body };
-            },
-            expected: [200],
-            onResponse: this.countOutcome,
-          }),
+  private appliedRequest(): autocannon.Request {
+    return {
+      method: 'PUT',
+      setupRequest: (req, context: { applied?: () => void }) => {
+        const next = this.nextApplied();
+        context.applied = next.applied;
+        return { ...req, path: next.path, body: next.body };
+      },
+      onResponse: (status, body, context: { applied?: () => void }) => {
+        if (classify(status, body) === '200 applied') context.applied?.();
+      },
+    };
+  }
+
+  private staleRequest(): autocannon.Request {
+    let i = 0;
+    return {
+      method: 'PUT',
+      setupRequest: (req) => {
+        const n = i++ % PUT_RESERVATIONS;
+        const k = this.lastApplied[n]!;
+        const externalId = `${PUT_PREFIX}-${n}`;
+        const updatedAt = k < 0 ? SEEDED_UPDATED_AT : iso(FIRST_WRITE_MS + k);
+        return {
+          ...req,
+          path: `${PROVIDER}/reservations/${externalId}`,
+          body: this.body(externalId, updatedAt),
+        };
+      },
+    };
+  }
+
+  private async closedLoop(
+    requests: autocannon.Request[],
+    expected: string[],
+    durationS: number,
+    rate?: number,
+  ) {
+    return runClosedLoop({
+      url: this.ctx.services.baseUrl,
+      connections: this.ctx.connections,
+      durationS,
+      overallRate: rate,
+      headers: this.headers,
+      requests,
+      expected,
+    });
+  }
+
+  private async warm(request: autocannon.Request, expected: string[]): Promise<void> {
+    if (this.ctx.warmupS > 0) await this.closedLoop([request], expected, this.ctx.warmupS);
+  }
+
+  /** As fast as the API answers, `connections` connections. */
+  async applied(): Promise<ScenarioResult> {
+    await this.warm(this.appliedRequest(), ['200 applied']);
+    const run = await measure(this.ctx, () =>
+      this.closedLoop([this.appliedRequest()], ['200 applied'], this.ctx.durationS),
     );
-    const name = rate === undefined ? 'put-applied' : 'put-applied-half-rate';
-    return this.result(name, load, resources, 'applied', [
-      rate === undefined
-        ? `${this.ctx.connections} connections, closed loop: as fast as the API answers`
-        : `open loop at an even ${rate} requests/s (half the measured maximum), latency counted from when each request was due`,
+    return this.result('put-applied', run, [
+      `${this.ctx.connections} connections, each sending its next PUT when the last one answered`,
+      await this.verify(),
     ]);
   }
 
-  /** Blind retries: the last body applied to each reservation, sent again. */
-  async runStale(): Promise<ScenarioResult> {
-    this.outcomes = { applied: 0, stale: 0, other: 0 };
-    const bodies = [...this.lastBody.entries()];
-    let i = 0;
-    const { value: load, resources } = await sampled(this.ctx.services, () =>
-      runLoad({
+  /** Open loop at `rate` requests/s, evenly spaced (the p99 target's run). */
+  async appliedPaced(rate: number): Promise<ScenarioResult> {
+    const run = await measure(this.ctx, () =>
+      runPaced({
         url: this.ctx.services.baseUrl,
-        connections: this.ctx.connections,
+        rate,
         durationS: this.ctx.durationS,
-        headers: this.headers(),
-        requests: [
-          {
+        connections: this.ctx.connections,
+        expected: ['200 applied'],
+        next: () => {
+          const next = this.nextApplied();
+          return {
             method: 'PUT',
-            setupRequest: (req) => {
-              const [n, body] = bodies[i++ % bodies.length]!;
-              return { ...req, path: `/api/provider/v1/reservations/${PREFIX}-${n}`, body };
+            path: next.path,
+            headers: this.headers,
+            body: next.body,
+            onResponse: (status, body) => {
+              if (classify(status, body) === '200 applied') next.applied();
             },
-            onResponse: this.countOutcome,
-          },
-        ],
-        expected: [200],
+          };
+        },
       }),
     );
-    return this.result('put-stale', load, resources, 'stale', [`replays of ${bodies.length} applied writes`]);
+    return this.result('put-applied-half-rate', run, [
+      `open loop: ${rate} PUTs/s (half of put-applied's rate) at even intervals over up to ${this.ctx.connections} connections; latency counts from when each request was due`,
+    ]);
   }
 
-  /** Every reservation holds the last write sent to it (the newest updatedAt): nothing lost, nothing stale applied. */
+  /** autocannon's `overallRate` at `rate`: bursts at the start of every second (kept for comparison). */
+  async appliedAutocannonRate(rate: number): Promise<ScenarioResult> {
+    const run = await measure(this.ctx, () =>
+      this.closedLoop([this.appliedRequest()], ['200 applied'], this.ctx.durationS, rate),
+    );
+    return this.result('put-applied-half-rate-autocannon', run, [
+      `autocannon overallRate ${rate}/s: each connection sends its share of a second back to back, then idles; a burst at full speed each second, not an even half load`,
+    ]);
+  }
+
+  /** Blind retries: the last applied body of each reservation, sent again. */
+  async stale(): Promise<ScenarioResult> {
+    await this.warm(this.staleRequest(), ['200 stale']);
+    const written = this.lastApplied.filter((k) => k >= 0).length;
+    const run = await measure(this.ctx, () =>
+      this.closedLoop([this.staleRequest()], ['200 stale'], this.ctx.durationS),
+    );
+    return this.result('put-stale', run, [
+      `replays of the last applied body of each of ${PUT_RESERVATIONS.toLocaleString('en')} reservations (${written.toLocaleString('en')} written by put-applied, the rest as seeded): same updatedAt, so 200 stale and nothing written`,
+    ]);
+  }
+
+  /** Every reservation holds its newest applied write: nothing lost, no older write applied over it. */
   async verify(): Promise<string> {
-    const client = new Client({ connectionString: this.ctx.databaseUrl });
-    await client.connect();
-    try {
-      const rows = await client.query<{ external_id: string; updated_at: string }>(
-        `SELECT external_id, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
+    const stored = await withClient(this.ctx.databaseUrl, async (client) => {
+      const { rows } = await client.query<{ external_id: string; ms: string }>(
+        `SELECT external_id, (extract(epoch FROM updated_at) * 1000)::bigint AS ms
            FROM reservations WHERE location_id = $1 AND external_id LIKE $2`,
-        [this.location.locationId, `${PREFIX}-%`],
+        [this.location.locationId, `${PUT_PREFIX}-%`],
       );
-      const stored = new Map(rows.rows.map((r) => [r.external_id, r.updated_at]));
-      let mismatches = 0;
-      for (const [n, body] of this.lastBody) {
-        if (stored.get(`${PREFIX}-${n}`) !== (JSON.parse(body) as { updatedAt: string }).updatedAt)
-          mismatches++;
-      }
-      return mismatches === 0
-        ? `all ${this.lastBody.size} written reservations hold their newest write`
-        : `${mismatches} mismatches`;
-    } finally {
-      await client.end();
-    }
+      return new Map(rows.map((r) => [r.external_id, Number(r.ms)]));
+    });
+    let checked = 0;
+    let mismatches = 0;
+    this.lastApplied.forEach((k, n) => {
+      if (k < 0) return;
+      checked++;
+      if (stored.get(`${PUT_PREFIX}-${n}`) !== FIRST_WRITE_MS + k) mismatches++;
+    });
+    return mismatches === 0
+      ? `check: all ${checked.toLocaleString('en')} written reservations hold their newest applied write`
+      : `check FAILED: ${mismatches} of ${checked} reservations do not hold their newest applied write`;
   }
 
-  private result(
-    name: string,
-    load: LoadResult,
-    resources: ScenarioResult['resources'],
-    wanted: 'applied' | 'stale',
-    notes: string[],
-  ): ScenarioResult {
-    // A 200 with the other outcome is as wrong as an unexpected status.
-    const wrong = this.outcomes[wanted === 'applied' ? 'stale' : 'applied'] + this.outcomes.other;
+  private result(name: string, run: Measured<LoadResult>, notes: string[]): ScenarioResult {
     return {
       name,
-      description:
-        wanted === 'applied'
-          ? 'PUT full bodies (guest and prepayment filled) to distinct reservations; each write is newer'
-          : 'PUT blind retries of already-applied writes (same updatedAt): 200 stale, nothing written',
-      load: { ...load, errors: load.errors + wrong },
-      resources,
-      metrics: {
-        [`outcome ${wanted}`]: this.outcomes[wanted],
-        'outcome other': load.requests - this.outcomes[wanted],
-      },
-      timeline: load.timeline,
+      apiWorkers: this.ctx.services.apiWorkers,
+      description: name.startsWith('put-stale')
+        ? 'PUT blind retries of already-applied writes (same body, same updatedAt): 200 stale, nothing written'
+        : 'PUT full bodies (guest and prepayment filled) to distinct existing reservations, each newer than the last',
+      load: run.value,
+      usage: run.usage,
+      waits: run.waits,
+      metrics: {},
+      timeline: run.value.timeline,
       notes,
+      baselines: PUT_BASELINES,
     };
   }
 }

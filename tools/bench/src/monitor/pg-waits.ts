@@ -1,0 +1,72 @@
+import { Client } from 'pg';
+import { round } from '../report/stats';
+
+export interface WaitProfile {
+  /** Mean number of backends of the benchmark database in a statement or a transaction. */
+  meanActive: number;
+  /** Share of active-backend samples per wait event (`CPU` = running, no wait event), largest first. */
+  events: { event: string; share: number }[];
+  samples: number;
+}
+
+/**
+ * Samples `pg_stat_activity` of the benchmark database every `intervalMs` while a scenario
+ * runs: what the busy backends wait on says whether PostgreSQL is bound by CPU, locks (e.g.
+ * `Lock:transactionid`, `Lock:tuple`), WAL flushes (`IO:WALSync`, `LWLock:WALWrite`), or by
+ * the application between the statements of an open transaction (`idle in transaction`).
+ */
+export class PgWaitSampler {
+  private client: Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly counts = new Map<string, number>();
+  private active = 0;
+  private samples = 0;
+  private busy = false;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly database: string,
+  ) {}
+
+  async start(intervalMs = 100): Promise<void> {
+    this.client = new Client({ connectionString: this.databaseUrl, application_name: 'pis-bench-monitor' });
+    await this.client.connect();
+    this.timer = setInterval(() => void this.sample(), intervalMs);
+  }
+
+  async stop(): Promise<WaitProfile> {
+    if (this.timer) clearInterval(this.timer);
+    while (this.busy) await new Promise((r) => setTimeout(r, 5));
+    await this.client?.end().catch(() => undefined);
+    const events = [...this.counts.entries()]
+      .map(([event, n]) => ({ event, share: round(n / Math.max(1, this.active), 3) }))
+      .sort((a, b) => b.share - a.share);
+    return { meanActive: round(this.active / Math.max(1, this.samples)), events, samples: this.samples };
+  }
+
+  private async sample(): Promise<void> {
+    if (this.busy || this.client === null) return;
+    this.busy = true;
+    try {
+      const { rows } = await this.client.query<{ event: string; n: string }>(
+        `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'CPU')
+                     ELSE 'idle in transaction' END AS event, count(*) AS n
+           FROM pg_stat_activity
+          WHERE datname = $1 AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()
+            AND application_name <> 'pis-bench-monitor'
+          GROUP BY 1`,
+        [this.database],
+      );
+      this.samples++;
+      for (const row of rows) {
+        const n = Number(row.n);
+        this.active += n;
+        this.counts.set(row.event, (this.counts.get(row.event) ?? 0) + n);
+      }
+    } catch {
+      // a missed sample
+    } finally {
+      this.busy = false;
+    }
+  }
+}
