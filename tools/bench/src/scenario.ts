@@ -1,6 +1,7 @@
 import type { LoadResult } from './load/outcomes';
 import { PgWaitSampler, type WaitProfile } from './monitor/pg-waits';
 import { ResourceSampler, type ProcessSelector, type UsageReport } from './monitor/resources';
+import { sleep } from './processes';
 import type { Bucket } from './report/stats';
 import type { RunningServices } from './services';
 
@@ -45,9 +46,13 @@ export interface ScenarioResult {
 
 export type Measured<T> = { value: T; usage: UsageReport; waits: WaitProfile | null };
 
+/** Pause before each measured run, so that what the previous run left in flight has drained. */
+const SETTLE_MS = 1_000;
+
 /**
- * Runs `work` while sampling RSS and CPU of the API, the worker, PostgreSQL, Redis and this
- * process (plus `extra` roles), and PostgreSQL's wait events on the benchmark database.
+ * Runs `work` (after a short settling pause) while sampling RSS and CPU of the API, the
+ * worker, PostgreSQL, Redis and this process (plus `extra` roles), and PostgreSQL's wait
+ * events on the benchmark database.
  */
 export async function measure<T>(
   ctx: Pick<ScenarioContext, 'services' | 'cpus' | 'memoryDir' | 'databaseUrl' | 'database'>,
@@ -66,6 +71,7 @@ export async function measure<T>(
     ctx.cpus,
     ctx.memoryDir,
   );
+  await sleep(SETTLE_MS);
   const waits = new PgWaitSampler(ctx.databaseUrl, ctx.database);
   await waits.start();
   resources.start();

@@ -87,16 +87,17 @@ export class ListWindow {
 
   /** Open loop at `rate` requests/s, evenly spaced: the p99 target's run. */
   async paced(ctx: ScenarioContext, rate: number): Promise<ScenarioResult> {
-    const run = await measure(ctx, () =>
+    const paced = (durationS: number) =>
       runPaced({
         url: ctx.services.baseUrl,
         rate,
-        durationS: ctx.durationS,
+        durationS,
         connections: ctx.connections,
         expected: ['200'],
         next: () => ({ method: 'GET', path: this.path(), headers: this.headers }),
-      }),
-    );
+      });
+    if (ctx.warmupS > 0) await paced(ctx.warmupS);
+    const run = await measure(ctx, () => paced(ctx.durationS));
     return this.result(ctx, 'list-window-half-rate', run, [
       `open loop: ${rate} listings/s (half of list-window's rate) at even intervals; latency counts from when each request was due`,
     ]);

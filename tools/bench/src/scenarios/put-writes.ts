@@ -135,11 +135,11 @@ export class PutWrites {
 
   /** Open loop at `rate` requests/s, evenly spaced (the p99 target's run). */
   async appliedPaced(rate: number): Promise<ScenarioResult> {
-    const run = await measure(this.ctx, () =>
+    const paced = (durationS: number) =>
       runPaced({
         url: this.ctx.services.baseUrl,
         rate,
-        durationS: this.ctx.durationS,
+        durationS,
         connections: this.ctx.connections,
         expected: ['200 applied'],
         next: () => {
@@ -154,8 +154,9 @@ export class PutWrites {
             },
           };
         },
-      }),
-    );
+      });
+    if (this.ctx.warmupS > 0) await paced(this.ctx.warmupS);
+    const run = await measure(this.ctx, () => paced(this.ctx.durationS));
     return this.result('put-applied-half-rate', run, [
       `open loop: ${rate} PUTs/s (half of put-applied's rate) at even intervals over up to ${this.ctx.connections} connections; latency counts from when each request was due`,
     ]);
