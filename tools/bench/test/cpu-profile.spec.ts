@@ -10,6 +10,7 @@ describe('categoryOf', () => {
     ['', '(garbage collector)', 'GC'],
     ['', '(idle)', 'idle'],
     ['', '(program)', 'native (outside JS)'],
+    ['', 'writev', 'native writev'],
   ])('When a frame comes from %p (%p), then it counts for %p', (url, fn, expected) => {
     expect(categoryOf(url, fn)).toBe(expected);
   });

@@ -7,13 +7,20 @@ export interface WaitProfile {
   /** Share of active-backend samples per wait event (`CPU` = running, no wait event), largest first. */
   events: { event: string; share: number }[];
   samples: number;
+  /** Checkpoints that started during the run (timed or requested), server-wide. */
+  checkpoints: number;
+  /** Share of samples in which an autovacuum worker ran (any database of the server). */
+  autovacuumShare: number;
 }
+
+const CHECKPOINTS = `SELECT checkpoints_timed + checkpoints_req AS n FROM pg_stat_bgwriter`;
 
 /**
  * Samples `pg_stat_activity` of the benchmark database every `intervalMs` while a scenario
  * runs: what the busy backends wait on says whether PostgreSQL is bound by CPU, locks (e.g.
  * `Lock:transactionid`, `Lock:tuple`), WAL flushes (`IO:WALSync`, `LWLock:WALWrite`), or by
  * the application between the statements of an open transaction (`idle in transaction`).
+ * Checkpoints and autovacuum during the run are counted too: both can stall a run for a moment.
  */
 export class PgWaitSampler {
   private client: Client | null = null;
@@ -21,6 +28,8 @@ export class PgWaitSampler {
   private readonly counts = new Map<string, number>();
   private active = 0;
   private samples = 0;
+  private autovacuum = 0;
+  private checkpointsAtStart = 0;
   private busy = false;
 
   constructor(
@@ -31,17 +40,28 @@ export class PgWaitSampler {
   async start(intervalMs = 100): Promise<void> {
     this.client = new Client({ connectionString: this.databaseUrl, application_name: 'pis-bench-monitor' });
     await this.client.connect();
+    this.checkpointsAtStart = Number((await this.client.query<{ n: string }>(CHECKPOINTS)).rows[0]!.n);
     this.timer = setInterval(() => void this.sample(), intervalMs);
   }
 
   async stop(): Promise<WaitProfile> {
     if (this.timer) clearInterval(this.timer);
     while (this.busy) await new Promise((r) => setTimeout(r, 5));
+    const checkpoints = await this.client
+      ?.query<{ n: string }>(CHECKPOINTS)
+      .then((r) => Number(r.rows[0]!.n) - this.checkpointsAtStart)
+      .catch(() => Number.NaN);
     await this.client?.end().catch(() => undefined);
     const events = [...this.counts.entries()]
       .map(([event, n]) => ({ event, share: round(n / Math.max(1, this.active), 3) }))
       .sort((a, b) => b.share - a.share);
-    return { meanActive: round(this.active / Math.max(1, this.samples)), events, samples: this.samples };
+    return {
+      meanActive: round(this.active / Math.max(1, this.samples)),
+      events,
+      samples: this.samples,
+      checkpoints: checkpoints ?? Number.NaN,
+      autovacuumShare: round(this.autovacuum / Math.max(1, this.samples), 2),
+    };
   }
 
   private async sample(): Promise<void> {
@@ -49,17 +69,23 @@ export class PgWaitSampler {
     this.busy = true;
     try {
       const { rows } = await this.client.query<{ event: string; n: string }>(
-        `SELECT CASE WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'CPU')
+        `SELECT CASE WHEN backend_type = 'autovacuum worker' THEN 'autovacuum'
+                     WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'CPU')
                      ELSE 'idle in transaction' END AS event, count(*) AS n
            FROM pg_stat_activity
-          WHERE datname = $1 AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()
-            AND application_name <> 'pis-bench-monitor'
+          WHERE (backend_type = 'autovacuum worker'
+                 OR (datname = $1 AND state IN ('active', 'idle in transaction') AND backend_type = 'client backend'))
+            AND pid <> pg_backend_pid() AND application_name <> 'pis-bench-monitor'
           GROUP BY 1`,
         [this.database],
       );
       this.samples++;
       for (const row of rows) {
         const n = Number(row.n);
+        if (row.event === 'autovacuum') {
+          this.autovacuum++;
+          continue;
+        }
         this.active += n;
         this.counts.set(row.event, (this.counts.get(row.event) ?? 0) + n);
       }

@@ -25,7 +25,7 @@ export function categoryOf(url: string, functionName: string): string {
     if (functionName === '(garbage collector)') return 'GC';
     if (functionName === '(program)') return 'native (outside JS)';
     if (functionName === '(idle)') return 'idle';
-    return functionName || 'native';
+    return `native ${functionName}`.trim();
   }
   const modules = url.lastIndexOf('/node_modules/');
   if (modules >= 0) {

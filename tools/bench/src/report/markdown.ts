@@ -152,6 +152,13 @@ export function signals(r: ScenarioResult, cpus: number): string {
     parts.push(
       `PostgreSQL: ${fixed(r.waits.meanActive, 1)} backends busy on average${events ? ` (${events})` : ''}`,
     );
+    const background = [
+      r.waits.checkpoints > 0 ? `${r.waits.checkpoints} checkpoint(s) began` : '',
+      r.waits.autovacuumShare > 0
+        ? `autovacuum ran in ${Math.round(r.waits.autovacuumShare * 100)} % of samples`
+        : '',
+    ].filter(Boolean);
+    if (background.length > 0) parts.push(`PostgreSQL background: ${background.join(', ')}`);
   }
   return parts.join('; ');
 }
