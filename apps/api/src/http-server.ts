@@ -2,16 +2,33 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 
-/** Limits that keep slow or idle clients from holding the server (issue 5's hardening). */
-export const SERVER_LIMITS = {
+/** Limits that keep slow or idle clients from holding the server (issue 5's hardening; decision 0072). */
+export interface ServerLimits {
   /** A client must send its headers within this time. */
-  headersTimeoutMs: 10_000,
+  headersTimeoutMs: number;
   /** ...and its whole request (1 MiB body at most) within this time. */
-  requestTimeoutMs: 30_000,
+  requestTimeoutMs: number;
   /** Idle keep-alive connections are kept this long (longer than typical proxies' 60 s). */
+  keepAliveTimeoutMs: number;
+  /**
+   * How often Node looks for connections past the two timeouts above: a timeout is enforced
+   * up to this much late (Node's default, 30 s, would let a slow client stay 40 s, not 10).
+   */
+  connectionsCheckingIntervalMs: number;
+  /** The whole header section (request line included); beyond it Node answers 431. */
+  maxHeaderSize: number;
+  /** Headers beyond this count are dropped by Node (not refused). */
+  maxHeadersCount: number;
+}
+
+export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
+  connectionsCheckingIntervalMs: 1_000,
+  maxHeaderSize: 16 * 1024,
   maxHeadersCount: 100,
-} as const;
+});
 
 export interface RunningServer {
   server: Server;
@@ -20,17 +37,24 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: Express, port: number, host?: string): Promise<RunningServer> {
+/** `limits` is for tests that need short timeouts; production always runs with SERVER_LIMITS. */
+export async function listen(
+  app: Express,
+  port: number,
+  host?: string,
+  limits: Readonly<ServerLimits> = SERVER_LIMITS,
+): Promise<RunningServer> {
   const server = createServer(
     {
-      headersTimeout: SERVER_LIMITS.headersTimeoutMs,
-      requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-      keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
-      maxHeaderSize: 16 * 1024,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+      maxHeaderSize: limits.maxHeaderSize,
     },
     app,
   );
-  server.maxHeadersCount = SERVER_LIMITS.maxHeadersCount;
+  server.maxHeadersCount = limits.maxHeadersCount;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -50,3 +74,4 @@ export async function listen(app: Express, port: number, host?: string): Promise
       }),
   };
 }
+

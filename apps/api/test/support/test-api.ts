@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test
 import { createLogger, loadConfig, type Logger } from '@pis/runtime';
 import { createApiRuntime, type ApiRuntime } from '../../src/api-runtime';
 import type { ApiOverrides } from '../../src/container';
-import { listen } from '../../src/http-server';
+import { listen, SERVER_LIMITS, type ServerLimits } from '../../src/http-server';
 
 export const BACKOFFICE_TOKEN = 'test-backoffice-token-0123';
 
@@ -31,11 +31,13 @@ export async function startTestApi(
   env: Record<string, string> = {},
   overrides: ApiOverrides = {},
   logger?: Logger,
+  /** Shorter server limits for the tests of the limits themselves; every other suite runs the production ones. */
+  limits: Readonly<ServerLimits> = SERVER_LIMITS,
 ): Promise<TestApi> {
   const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...env });
   const runtime = await createApiRuntime(config, logger ?? createLogger(config.logLevel), overrides);
   // The production server settings (timeouts, header limits), on a loopback port.
-  const running = await listen(runtime.app, 0, '127.0.0.1');
+  const running = await listen(runtime.app, 0, '127.0.0.1', limits);
   return {
     runtime,
     server: running.server,
