@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Express } from 'express';
 
 /** Limits that keep slow or idle clients from holding the server (issue 5's hardening; decision 0072). */
@@ -55,6 +57,7 @@ export async function listen(
     app,
   );
   server.maxHeadersCount = limits.maxHeadersCount;
+  server.on('clientError', clientErrorAnswer(limits));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -75,3 +78,40 @@ export async function listen(
   };
 }
 
+/**
+ * What Node answers itself, before the app sees a request (a timeout, headers too large,
+ * bytes that are not HTTP), in the API's error envelope rather than Node's bare status
+ * line (decision 0072). Mirrors Node's own handler otherwise: nothing is written when the
+ * connection is gone or a response has already started on it, and the connection closes.
+ */
+function clientErrorAnswer(limits: Readonly<ServerLimits>) {
+  const answers: Record<string, [number, string, string]> = {
+    ERR_HTTP_REQUEST_TIMEOUT: [
+      408,
+      'Request Timeout',
+      `the request was not received in full within ${limits.requestTimeoutMs / 1000} s (its headers within ${limits.headersTimeoutMs / 1000} s); send it again without pausing`,
+    ],
+    HPE_HEADER_OVERFLOW: [
+      431,
+      'Request Header Fields Too Large',
+      `the request line and headers are larger than ${limits.maxHeaderSize / 1024} KiB`,
+    ],
+  };
+  return (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code !== 'ECONNRESET' && socket.writable && !inFlight?.headersSent) {
+      const [status, reason, message] = answers[error.code ?? ''] ?? [
+        400,
+        'Bad Request',
+        'the request is not valid HTTP/1.1',
+      ];
+      const body = JSON.stringify({ error: { code: 'validation_failed', message, occupiedBy: null } });
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}
