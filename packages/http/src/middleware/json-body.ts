@@ -21,6 +21,11 @@ export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
     if (!req.is('application/json')) {
       return next(HttpError.validation(415, 'the body must be sent with Content-Type: application/json'));
     }
+    // A declared length over the limit is refused at once: body-parser would read (and drop)
+    // the whole body before answering, so a client waiting for an answer would get none.
+    if (Number(req.headers['content-length']) > limitBytes) {
+      return next(HttpError.validation(413, 'the body is larger than 1 MiB'));
+    }
     parse(req, res, (error?: unknown) => {
       if (error) return next(error);
       const details = unstorableStrings(req.body);
