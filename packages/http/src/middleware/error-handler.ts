@@ -10,6 +10,9 @@ const BODY_ERRORS: Record<string, () => HttpError> = {
   'request.size.invalid': () => HttpError.validation(400, 'the body is shorter than its Content-Length'),
   'encoding.unsupported': () => HttpError.validation(415, 'unsupported Content-Encoding'),
   'charset.unsupported': () => HttpError.validation(415, 'unsupported charset; send UTF-8 JSON'),
+  // The client went away (or was cut off by the server's request timeout) mid-body: its
+  // doing, not a fault of the service, so no error log and no 500.
+  'request.aborted': () => HttpError.validation(400, 'the request was aborted before its body was received'),
 };
 
 /** Codes of a database or queue that is down or restarting: the request may be retried. */
