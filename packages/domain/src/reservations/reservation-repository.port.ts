@@ -1,3 +1,4 @@
+import type { PublishedTables } from '../floorplan/floor-plan-repository.port';
 import type { Instant } from '../shared/instant';
 import type { Reservation, ReservationCursor, ReservationInput } from './reservation';
 
@@ -29,13 +30,22 @@ export interface ReservationQueries {
 export type PlainUpdateResult =
   | { kind: 'missing' }
   | { kind: 'stale'; reservation: Reservation }
-  | { kind: 'applied'; reservation: Reservation };
+  | { kind: 'applied'; reservation: Reservation }
+  /**
+   * Newer, but a named table is not an active table of the latest published plan: nothing
+   * applied. `published` is what the plan holds of the named tables (null before the first
+   * publish), for `checkTableIds` to name the refusal.
+   */
+  | { kind: 'tables_refused'; published: PublishedTables | null };
 
 /**
- * Writes that touch nothing but the reservation (see `isPlainWrite`), each in one atomic
- * step outside any unit of work: the hot path of a provider's traffic. An adapter must
- * decide exactly what `decideReservationWrite` decides for such a write, under concurrent
- * writes too (the port contract suite holds both adapters to it).
+ * Writes that touch nothing but the reservation, each in one atomic step outside any unit
+ * of work: the hot path of a provider's traffic. `create` takes plain writes (see
+ * `isPlainWrite`: no tables, not seated); `update` takes every write that leaves orders
+ * alone (`leavesOrdersAlone`: not seated), table ids included. An adapter must decide
+ * exactly what `decideReservationWrite` and `checkTableIds` decide for such a write, in
+ * the contract's order (existence, staleness, tables), under concurrent writes too (the
+ * port contract suite holds every adapter to it).
  */
 export interface PlainReservationWrites {
   /** Inserts unless (locationId, externalId) exists; never overwrites. */
@@ -43,7 +53,8 @@ export interface PlainReservationWrites {
   /**
    * Last-write-wins update of the stored reservation by the write `input` received at
    * `receivedAt`: `missing` when there is none, `stale` (nothing applied, the stored one
-   * returned) when `input.updatedAt` is not after the stored one, else `applied`.
+   * returned) when `input.updatedAt` is not after the stored one, `tables_refused` when
+   * `checkTableIds` refuses its table ids against the latest published plan, else `applied`.
    */
   update(locationId: string, input: ReservationInput, receivedAt: Instant): Promise<PlainUpdateResult>;
 }

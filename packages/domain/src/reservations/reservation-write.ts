@@ -52,7 +52,17 @@ export interface WriteContext {
  * (`PlainReservationWrites`), which decides exactly as `decideReservationWrite` does.
  */
 export function isPlainWrite(input: ReservationInput): boolean {
-  return input.status !== 'seated' && input.tableIds.length === 0;
+  return leavesOrdersAlone(input) && input.tableIds.length === 0;
+}
+
+/**
+ * A write whose status is not `seated` never opens, moves or changes a till order and
+ * causes no event (decisions section 4): its only check beyond last-write-wins is its
+ * table ids against the published plan. Such updates may take the one-statement path
+ * (`PlainReservationWrites.update`) too.
+ */
+export function leavesOrdersAlone(input: ReservationInput): boolean {
+  return input.status !== 'seated';
 }
 
 /** Older **or equal** `updatedAt` loses: a blind retry of an applied write is stale. */

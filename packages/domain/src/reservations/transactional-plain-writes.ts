@@ -1,3 +1,4 @@
+import { checkTableIds } from '../floorplan/table-check';
 import { ok } from '../shared/outcome';
 import type { Instant } from '../shared/instant';
 import type { UnitOfWork } from '../system/unit-of-work.port';
@@ -7,7 +8,7 @@ import { decideReservationWrite } from './reservation-write';
 
 /**
  * `PlainReservationWrites` over any unit of work, deciding with `decideReservationWrite`
- * itself: the reference the one-statement adapters are held to, and the implementation
+ * and `checkTableIds` themselves: the reference the one-statement adapters are held to, and the implementation
  * for adapters that have no faster way.
  */
 export function transactionalPlainWrites(uow: UnitOfWork): PlainReservationWrites {
@@ -27,6 +28,12 @@ export function transactionalPlainWrites(uow: UnitOfWork): PlainReservationWrite
           locationId,
         });
         if (decision.kind === 'stale') return ok<PlainUpdateResult>({ kind: 'stale', reservation: stored });
+        if (input.tableIds.length > 0) {
+          const published = await tx.floorPlans.publishedTables(locationId, input.tableIds);
+          if (!checkTableIds(published, input.tableIds).ok) {
+            return ok<PlainUpdateResult>({ kind: 'tables_refused', published });
+          }
+        }
         await tx.reservations.update(decision.next);
         return ok<PlainUpdateResult>({ kind: 'applied', reservation: decision.next });
       });

@@ -36,29 +36,52 @@ const CREATE = `INSERT INTO reservations (${COLUMNS.join(', ')})
 
 /**
  * Last-write-wins in one statement: `cur` reads and locks the stored row (after waiting
- * for a concurrent writer, READ COMMITTED re-reads its newest version), `upd` applies the
- * write only when it is newer, and the answer says which happened: `applied` with the new
- * row, `stale` with the stored one, or no row when there is no reservation. `arrived_at`
- * is set by the first write that arrives or seats and never cleared; `linked_order_id`
- * and `id` are the stored ones. The same decision as `decideReservationWrite`.
+ * for a concurrent writer, READ COMMITTED re-reads its newest version), `plan` reads the
+ * latest published plan's active tables among the named ones (`$15`: those of `$8` that
+ * are canonical uuids, the only ids tables have), `upd` applies
+ * the write only when it is newer and every named table is active, and the answer says
+ * which happened: `applied` with the new row, `stale` with the stored one,
+ * `tables_refused` with the plan's version and active ids, or no row when there is no
+ * reservation. `arrived_at` is set by the first write that arrives or seats and never
+ * cleared; `linked_order_id` and `id` are the stored ones. The same decision, in the same
+ * order, as `decideReservationWrite` then `checkTableIds`.
  */
 const UPDATE = `WITH cur AS (
     SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2 FOR UPDATE
+  ), plan AS (
+    SELECT fp.published_version AS version,
+           array_remove(array_agg(t.id::text), NULL) AS active_ids
+      FROM floor_plans fp
+      LEFT JOIN dining_tables t ON t.location_id = fp.location_id AND t.id = ANY($15::uuid[])
+                               AND t.published_active
+     WHERE fp.location_id = $1 AND cardinality($8::text[]) > 0
+     GROUP BY fp.published_version
+  ), tables AS (
+    SELECT cardinality($8::text[]) = 0
+        OR EXISTS (SELECT 1 FROM plan WHERE version IS NOT NULL AND cardinality(active_ids) = cardinality($8::text[]))
+        AS usable
   ), upd AS (
     UPDATE reservations r SET
       status = $3, party_name = $4, covers = $5, starts_at = $6, ends_at = $7, table_ids = $8,
       guest = $9, internal_note = $10, prepayment = $11, pos_order_id = $12, updated_at = $13,
       received_at = $14,
       arrived_at = COALESCE(cur.arrived_at, CASE WHEN $3 IN ('arrived', 'seated') THEN $14::timestamptz END)
-    FROM cur
-    WHERE r.id = cur.id AND cur.updated_at < $13::timestamptz
+    FROM cur, tables
+    WHERE r.id = cur.id AND cur.updated_at < $13::timestamptz AND tables.usable
     RETURNING r.*
   )
-  SELECT 'applied' AS outcome, upd.* FROM upd
+  SELECT 'applied' AS outcome, NULL::integer AS plan_version, NULL::text[] AS plan_active_ids, upd.* FROM upd
   UNION ALL
-  SELECT 'stale' AS outcome, cur.* FROM cur WHERE NOT EXISTS (SELECT 1 FROM upd)`;
+  SELECT CASE WHEN cur.updated_at < $13::timestamptz THEN 'tables_refused' ELSE 'stale' END,
+         plan.version, plan.active_ids, cur.*
+    FROM cur LEFT JOIN plan ON true
+   WHERE NOT EXISTS (SELECT 1 FROM upd)`;
 
-type OutcomeRow = ReservationRow & { outcome: 'applied' | 'stale' };
+type OutcomeRow = ReservationRow & {
+  outcome: 'applied' | 'stale' | 'tables_refused';
+  plan_version: number | null;
+  plan_active_ids: string[] | null;
+};
 
 export class SqlPlainReservationWrites implements PlainReservationWrites {
   constructor(private readonly run: StatementRunner) {}
@@ -96,10 +119,18 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
       row.pos_order_id,
       row.updated_at,
       row.received_at,
+      input.tableIds.filter(isUuid),
     ];
     const [answer] = await this.run<OutcomeRow>('pis_reservation_update', UPDATE, params);
     if (answer === undefined) return { kind: 'missing' };
-    const { outcome, ...stored } = answer;
+    const { outcome, plan_version, plan_active_ids, ...stored } = answer;
+    if (outcome === 'tables_refused') {
+      const published =
+        plan_version === null
+          ? null
+          : { version: plan_version, tables: (plan_active_ids ?? []).map((id) => ({ id, active: true })) };
+      return { kind: outcome, published };
+    }
     return { kind: outcome, reservation: reservationMapper.toDomain(stored) };
   }
 }

@@ -1,4 +1,5 @@
 import {
+  checkTableIds,
   decideReservationWrite,
   transactionalPlainWrites,
   type PlainReservationWrites,
@@ -10,7 +11,7 @@ import { at, plusMillis } from '../builders/instants';
 import { anOrder } from '../builders/order.builders';
 import { aFullReservationInput, aReservation, aReservationInput } from '../builders/reservation.builders';
 import { commit, useAdapters, type AdapterSet } from './adapter-set';
-import { givenDraftTables, givenLocationRow } from './fixtures';
+import { givenDraftTables, givenLocationRow, publishWorkingPlan } from './fixtures';
 
 const RECEIVED = at('2026-11-21T18:30:00.654321Z');
 
@@ -151,6 +152,113 @@ export function describePlainWritesContract(
         expect((await stored(current))?.arrivedAt).toEqual(expected);
       },
     );
+
+    /** A location whose published plan holds `tables` tables, the last one inactive, and a reservation there. */
+    async function givenPublishedTables(tables: number, publish = true) {
+      const { uow } = adapters();
+      const { location, room, tableIds } = await givenDraftTables(uow, tables);
+      const inactive = { ...room.tables[tables - 1]!, active: false };
+      await commit(uow, (tx) => tx.floorPlans.saveTable(location.id, inactive));
+      if (publish) await commit(uow, (tx) => publishWorkingPlan(tx, location.id));
+      const current = aReservation(location.id, { status: 'booked', tableIds: [] });
+      await commit(uow, (tx) => tx.reservations.insert(current));
+      return { current, active: tableIds.slice(0, -1), inactive: inactive.id };
+    }
+
+    it.each(['booked', 'confirmed', 'arrived', 'finished', 'no_show', 'cancelled'] as const)(
+      'When a newer %s write names active tables of the published plan, then it applies with them (a plan, no order)',
+      async (status) => {
+        const { current, active } = await givenPublishedTables(3);
+        const input = aFullReservationInput({
+          externalId: current.externalId,
+          status,
+          tableIds: [active[1]!, active[0]!],
+          updatedAt: plusMillis(current.updatedAt, 1),
+        });
+
+        const answer = await writes().update(current.locationId, input, RECEIVED);
+
+        expect(answer).toEqual({ kind: 'applied', reservation: decided(current, input) });
+        expect(await stored(current)).toEqual(decided(current, input));
+      },
+    );
+
+    it.each([
+      ['an unknown uuid', 'unknown'],
+      ['a table inactive in the published plan', 'inactive'],
+      ['an id that is not a uuid', 'not-a-uuid'],
+      ['an upper-case spelling of an active id', 'upper'],
+    ])(
+      'When a newer write names %s, then tables are refused as checkTableIds refuses them, and nothing is applied',
+      async (_label, kind) => {
+        const { current, active, inactive } = await givenPublishedTables(3);
+        const odd = {
+          unknown: '0195a6c0-0000-7000-8000-000000000000',
+          inactive,
+          'not-a-uuid': 'T1',
+          upper: active[1]!.toUpperCase(),
+        }[kind]!;
+        const input = aFullReservationInput({
+          externalId: current.externalId,
+          status: 'confirmed',
+          tableIds: [active[0]!, odd],
+          updatedAt: plusMillis(current.updatedAt, 1),
+        });
+
+        const answer = await writes().update(current.locationId, input, RECEIVED);
+
+        expect(answer.kind).toBe('tables_refused');
+        const published = answer.kind === 'tables_refused' ? answer.published : null;
+        expect(published?.version).toBe(1);
+        const check = checkTableIds(published, input.tableIds);
+        expect(check.ok === false && check.code).toBe('unknown_table_id');
+        expect(check.ok === false && check.message).toContain(odd);
+        expect(check.ok === false && check.message).not.toContain(active[0]!);
+        expect(await stored(current)).toEqual(current);
+      },
+    );
+
+    it('When a newer write names tables before the first publish, then tables are refused with no published plan', async () => {
+      const { current, active } = await givenPublishedTables(2, false);
+      const input = aReservationInput({
+        externalId: current.externalId,
+        tableIds: active,
+        updatedAt: plusMillis(current.updatedAt, 1),
+      });
+
+      expect(await writes().update(current.locationId, input, RECEIVED)).toEqual({
+        kind: 'tables_refused',
+        published: null,
+      });
+      expect(await stored(current)).toEqual(current);
+    });
+
+    it('When a stale write names unusable tables, then it is stale: staleness answers before tables', async () => {
+      const { current, inactive } = await givenPublishedTables(2);
+      const input = aReservationInput({
+        externalId: current.externalId,
+        tableIds: [inactive],
+        updatedAt: current.updatedAt,
+      });
+
+      expect(await writes().update(current.locationId, input, RECEIVED)).toEqual({
+        kind: 'stale',
+        reservation: current,
+      });
+    });
+
+    it("When a write names another location's published table, then tables are refused", async () => {
+      const theirs = await givenPublishedTables(2);
+      const { current } = await givenPublishedTables(2);
+      const input = aReservationInput({
+        externalId: current.externalId,
+        tableIds: [theirs.active[0]!],
+        updatedAt: plusMillis(current.updatedAt, 1),
+      });
+
+      expect((await writes().update(current.locationId, input, RECEIVED)).kind).toBe('tables_refused');
+      expect(await stored(current)).toEqual(current);
+    });
 
     it('When 30 writes with shuffled updatedAt race on one reservation, then the newest is stored and each answer is applied or stale', async () => {
       const current = await givenStored({ updatedAt: at('2026-11-01T00:00:00Z') });

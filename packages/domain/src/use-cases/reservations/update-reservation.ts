@@ -1,9 +1,11 @@
+import { checkTableIds } from '../../floorplan/table-check';
 import {
   checkReservationInput,
   decideReservationWrite,
-  isPlainWrite,
+  leavesOrdersAlone,
 } from '../../reservations/reservation-write';
-import { fail, ok } from '../../shared/outcome';
+import type { PublishedTables } from '../../floorplan/floor-plan-repository.port';
+import { fail, ok, type Failure } from '../../shared/outcome';
 import type { ReservationWriteResult, UpdateReservation } from '../use-case.types';
 import { settleWrite } from './settle-write';
 
@@ -11,18 +13,18 @@ import { settleWrite } from './settle-write';
  * PUT: full-body last-write-wins. The stored row is locked first, so concurrent writes to
  * one reservation serialise and the newest `updatedAt` ends up stored. A stale write
  * answers with the stored reservation and checks nothing more, so an old retry stays
- * safe after the plan changed. A plain write (no tables, not seated) is one atomic
- * statement through `PlainReservationWrites`.
+ * safe after the plan changed. A write that leaves orders alone (any status but seated,
+ * with or without tables) is one atomic statement through `PlainReservationWrites`.
  */
 export const updateReservation: UpdateReservation = async (deps, { locationId, externalId, input }) => {
   const body = checkReservationInput(input, externalId);
   if (!body.ok) return body;
   const now = deps.clock.now();
-  if (isPlainWrite(input)) {
+  if (leavesOrdersAlone(input)) {
     const written = await deps.plainWrites.update(locationId, input, now);
-    return written.kind === 'missing'
-      ? unknown(externalId)
-      : ok({ outcome: written.kind, reservation: written.reservation });
+    if (written.kind === 'missing') return unknown(externalId);
+    if (written.kind === 'tables_refused') return refusedTables(written.published, input.tableIds);
+    return ok({ outcome: written.kind, reservation: written.reservation });
   }
   return deps.uow.run<ReservationWriteResult>(async (tx) => {
     const stored = await tx.reservations.lockForWrite(locationId, externalId);
@@ -40,3 +42,9 @@ export const updateReservation: UpdateReservation = async (deps, { locationId, e
 
 const unknown = (externalId: string) =>
   fail('unknown_reservation', `reservation ${externalId} does not exist; create it with POST first`);
+
+function refusedTables(published: PublishedTables | null, tableIds: readonly string[]): Failure {
+  const check = checkTableIds(published, tableIds);
+  if (check.ok) throw new Error('the adapter refused table ids that checkTableIds accepts');
+  return check;
+}
