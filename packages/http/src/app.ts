@@ -19,6 +19,17 @@ import { mountRoutes } from './routers/route-table';
 export const PROVIDER_PREFIX = '/api/provider/v1';
 export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
 
+/**
+ * A URL as it may be logged: the API takes credentials only in the Authorization header,
+ * but a confused client may put a key, token or webhook secret in the query string (or a
+ * path); what looks like one is replaced before the line is written (decision 0004).
+ */
+export function loggableUrl(url: string): string {
+  return url
+    .replace(/([?&][^=&#]*(?:key|token|secret|auth|pass|sig)[^=&#]*=)[^&#]*/gi, '$1[redacted]')
+    .replace(/[a-z0-9]{2,20}_sk_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
+}
+
 export interface HttpAppOptions {
   deps: Deps;
   validator: ContractValidator;
@@ -51,7 +62,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
           req: (req: { id: unknown; method: string; url: string }) => ({
             id: req.id,
             method: req.method,
-            url: req.url,
+            url: loggableUrl(req.url),
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
