@@ -91,6 +91,12 @@ function clientErrorAnswer(limits: Readonly<ServerLimits>) {
       'Request Timeout',
       `the request was not received in full within ${limits.requestTimeoutMs / 1000} s (its headers within ${limits.headersTimeoutMs / 1000} s); send it again without pausing`,
     ],
+    // Node answers this one 413 too (chunk extensions past its fixed 16 KiB).
+    HPE_CHUNK_EXTENSIONS_OVERFLOW: [
+      413,
+      'Payload Too Large',
+      'the chunk extensions of the body are too large',
+    ],
     HPE_HEADER_OVERFLOW: [
       431,
       'Request Header Fields Too Large',
