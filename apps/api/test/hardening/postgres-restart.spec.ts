@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
+import { ok } from '@pis/domain';
+import { isUnavailable } from '@pis/http';
 import type { Response } from 'supertest';
 import { Client } from '../support/client';
 import { expectEnvelope } from '../support/envelope';
@@ -112,8 +115,9 @@ const unavailable = privatePostgresUnavailable();
       await receiver?.close();
     });
 
-    // immediate: a crash (every backend killed, no checkpoint).
-    it.each(['immediate'] as const)(
+    // immediate: a crash (every backend killed, no checkpoint); fast: an orderly restart
+    // (sessions terminated with 57P01, transactions rolled back, a checkpoint).
+    it.each(['immediate', 'fast'] as const)(
       'When PostgreSQL stops (%s) and restarts during a steady load of writes, then readyz and every request answer 503 quickly, the API recovers by itself, and no write, event or webhook is lost or duplicated',
       async (mode) => {
         // A location with a key, an endpoint for every event type, and a published plan.
@@ -374,5 +378,43 @@ const unavailable = privatePostgresUnavailable();
         }
       },
     );
+
+    // PostgreSQL terminates a session that is idle in a transaction by sending 57P01 between
+    // two statements; the driver reports it as a connection error, TypeORM releases the
+    // query runner, and the work's next statement fails with "Query runner already
+    // released" instead of a driver error. That is the database going away (503), not a
+    // fault of the service (500): seen as a 500 during a fast restart under load.
+    it('When the session of a unit of work is terminated between two of its statements, then the error it fails with is answered 503 (unavailable)', async () => {
+      const admin = new PgClient({ connectionString: databaseUrl });
+      await admin.connect();
+      try {
+        let terminated = 0;
+        const run = api.runtime.deps.uow.run(async (tx) => {
+          await tx.locations.findById(randomUUID());
+          const { rows } = await admin.query(
+            `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+              WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
+          );
+          terminated = rows.length;
+          // The termination notice reaches the driver while no statement runs.
+          await sleep(200);
+          await tx.locations.findById(randomUUID());
+          return ok(null);
+        });
+        const error = await run.then(
+          () => null,
+          (e: unknown) => e,
+        );
+
+        expect(terminated).toBe(1);
+        expect(error).not.toBeNull();
+        expect({ unavailable: isUnavailable(error), error: String(error) }).toEqual({
+          unavailable: true,
+          error: String(error),
+        });
+      } finally {
+        await admin.end();
+      }
+    });
   },
 );

@@ -21,10 +21,13 @@ const UNAVAILABLE = /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|E
 /**
  * Messages of a database that cannot be reached: a lost or refused connection, and a pool
  * or driver that is closed (the process is shutting down, or lost its database) — worth a
- * retry on another process or a moment later, so 503 rather than 500.
+ * retry on another process or a moment later, so 503 rather than 500. TypeORM releases a
+ * query runner whose connection reports an error, so a transaction whose session the
+ * server ended between two statements (a restart) fails with "Query runner already
+ * released" on its next one.
  */
 const CONNECTION_LOST =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end on the pool|Driver not Connected/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end on the pool|Driver not Connected|Query runner already released/i;
 
 export function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown; driverError?: unknown } | null;
