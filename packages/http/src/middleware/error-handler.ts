@@ -55,7 +55,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         ? error
         : typeof error?.type === 'string' && BODY_ERRORS[error.type]
           ? BODY_ERRORS[error.type]!()
-          : null;
+          : requestError(error);
     const answer = known ?? unexpected(error);
     if (!known || answer.status >= 500) {
       logger.error(
@@ -66,6 +66,23 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return res.end();
     res.status(answer.status).set(answer.headers).json(answer.toEnvelope());
   };
+}
+
+/**
+ * What Express and body-parser raise about the request itself without a `type` above: a
+ * path parameter that is not valid percent-encoded UTF-8 (the router's URIError) names
+ * nothing, so 404 not_found as for an unknown path; a body that its Content-Encoding cannot
+ * decompress (zlib's error, which body-parser gives status 400) is 400 validation_failed.
+ */
+function requestError(error: unknown): HttpError | null {
+  if (error instanceof URIError) {
+    return new HttpError(404, 'not_found', 'the path is not valid percent-encoded UTF-8');
+  }
+  const e = error as { status?: unknown; expose?: unknown } | null;
+  if (typeof e === 'object' && e !== null && e.status === 400 && e.expose === true) {
+    return HttpError.validation(400, 'the body could not be decoded with its Content-Encoding');
+  }
+  return null;
 }
 
 function unexpected(error: unknown): HttpError {
