@@ -74,7 +74,7 @@ interface Loop {
 const unavailable = privatePostgresUnavailable();
 
 /**
- * PostgreSQL crashes (`pg_ctl stop -m immediate`) and comes back while the API takes a
+ * PostgreSQL stops (a crash, or a fast shutdown) and comes back while the API takes a
  * steady load of writes, on a private cluster (the shared one must never be stopped): the
  * API says it is not ready, fails each request quickly with a retryable 503 instead of
  * hanging, recovers by itself when the database is back, and loses or duplicates nothing:
