@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Pool } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { Sql } from './sql';
 
@@ -27,6 +28,23 @@ export class DbSession {
   /** One statement, or several that need no common snapshot. */
   read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     return this.onReader(work, false);
+  }
+
+  /**
+   * One statement on the read pool as a named prepared statement (parsed and planned once per
+   * connection), skipping the query-runner machinery: for the read side's hot queries. Where
+   * reads share the unit of work's session (PGlite), it runs as `read` does.
+   */
+  async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    const pool = this.readPool();
+    if (pool === null) return this.read((sql) => sql.rows<T>(text, values));
+    return (await pool.query({ name, text, values })).rows as T[];
+  }
+
+  private readPool(): Pool | null {
+    if (!this.dataSource.driver.isReplicated) return null;
+    const pool = (this.dataSource.driver as { slaves?: unknown[] }).slaves?.[0];
+    return pool instanceof Pool ? pool : null;
   }
 
   /** Several statements that must agree with each other: one read-only REPEATABLE READ snapshot. */

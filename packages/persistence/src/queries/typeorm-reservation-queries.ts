@@ -11,7 +11,11 @@ export class TypeormReservationQueries implements ReservationQueries {
   async listWindow(q: ReservationWindowQuery): Promise<Reservation[]> {
     const statement = windowStatement(q);
     if (statement === null) return [];
-    const rows = await this.session.read((sql) => sql.rows<ReservationRow>(statement.text, statement.params));
+    const rows = await this.session.prepared<ReservationRow>(
+      statement.name,
+      statement.text,
+      statement.params,
+    );
     return rows.map(reservationMapper.toDomain);
   }
 
@@ -33,7 +37,9 @@ export class TypeormReservationQueries implements ReservationQueries {
  * trailing columns, so each page starts where the previous one ended instead of skipping
  * rows. null when the query can match nothing (ids that are not UUIDs, no room).
  */
-export function windowStatement(q: ReservationWindowQuery): { text: string; params: unknown[] } | null {
+export function windowStatement(
+  q: ReservationWindowQuery,
+): { name: string; text: string; params: unknown[] } | null {
   if (!isUuid(q.locationId) || q.limit <= 0 || (q.after !== null && !isUuid(q.after.id))) return null;
   const params: unknown[] = [q.locationId, instantToDb(q.from), instantToDb(q.to), q.limit];
   let keyset = '';
@@ -44,5 +50,5 @@ export function windowStatement(q: ReservationWindowQuery): { text: string; para
   const text = `SELECT * FROM reservations
     WHERE location_id = $1 AND starts_at >= $2 AND starts_at < $3 ${keyset}
     ORDER BY starts_at, id LIMIT $4`;
-  return { text, params };
+  return { name: q.after === null ? 'pis_reservation_window' : 'pis_reservation_window_after', text, params };
 }
