@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { operations, type OperationSpec } from '@pis/contract';
+import { OutboxRelay } from '@pis/webhooks';
+import type { Response } from 'supertest';
+import { Harness, type TestLocation } from '../support/harness';
+import { BACKOFFICE_TOKEN } from '../support/test-api';
+import { P, nextUpdatedAt, planImport, reservation, uniqueId, type Json } from '../support/wire';
+import { expectAnswer, expectUnchanged, fuzz, snapshot } from './support/fuzz-invariants';
+import {
+  ACCEPTS,
+  CONTENT_TYPES,
+  REQUEST_IDS,
+  brokenAuthorizations,
+  validAuthorizations,
+} from './support/fuzz-transport';
+
+/**
+ * Every operation of the contract under fuzzed headers (decisions sections 1, 2 and 8):
+ * Authorization (valid spellings, broken ones, a revoked key, another location's key, the
+ * other surface's credential), Content-Type, Accept and X-Request-Id, each request otherwise
+ * well formed and naming real things. Authentication answers first: a credential that is not
+ * accepted is 401 with `WWW-Authenticate: Bearer` whatever else was sent, and changes nothing.
+ */
+let h: Harness;
+let loc: TestLocation;
+let other: TestLocation;
+let revokedKey: string;
+let spareKeyId: string;
+let orderId: string;
+let deliveryId: string;
+
+beforeAll(async () => {
+  h = await Harness.start();
+  loc = await h.location({ tables: 4 });
+  other = await h.location({ plan: 'none' });
+  const revoked = await h.operator.post(loc.ops('/api-keys')).expect(201);
+  await h.operator.delete(loc.ops(`/api-keys/${revoked.body.id}`)).expect(204);
+  revokedKey = revoked.body.key;
+  spareKeyId = (await h.operator.post(loc.ops('/api-keys')).expect(201)).body.id;
+  orderId = ((await h.walkIn(loc, [loc.tables[0]!])) as Json)['id'] as string;
+  await loc.api
+    .post(`${P}/reservations`)
+    .send(reservation({ externalId: 'hdr-1' }))
+    .expect(201);
+  await loc.api.put(`${P}/webhook-endpoint`).send({ url: 'https://hooks.example.test/hook' }).expect(200);
+  await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+  await new OutboxRelay(h.db.dataSource).relayBatch();
+  deliveryId = (await loc.api.get(`${P}/webhook-deliveries`).expect(200)).body.deliveries[0].id;
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** The operation's path with real ids, a query where it needs one, and a valid body where it takes one. */
+function requestOf(op: OperationSpec): { path: string; body?: Json } {
+  const path = op.path
+    .replace('{locationId}', loc.id)
+    .replace('{keyId}', spareKeyId)
+    .replace('{tableId}', loc.tables[1]!)
+    .replace('{orderId}', orderId)
+    .replace('{deliveryId}', deliveryId)
+    .replace('{externalId}', 'hdr-1');
+  const query: Record<string, string> = {
+    listReservations: '?from=2026-11-01T00:00Z&to=2026-11-30T00:00Z',
+    listOrders: '?status=open',
+  };
+  const bodies: Record<string, () => Json> = {
+    createReservation: () => reservation(),
+    updateReservation: () => reservation({ externalId: 'hdr-1', updatedAt: nextUpdatedAt() }),
+    importFloorPlan: () => planImport(),
+    putWebhookEndpoint: () => ({ url: 'https://hooks.example.test/hook' }),
+    createLocation: () => ({ name: `Location ${uniqueId('h')}`, brand: 'test' }),
+    editTable: () => ({ label: 'T' }),
+    openWalkInOrder: () => ({ tableIds: [loc.tables[2]!], covers: 2 }),
+    addOrderItem: () => ({ label: 'Soup', amountMinor: 450 }),
+    moveOrder: () => ({ tableIds: [loc.tables[3]!] }),
+  };
+  const body = op.body === undefined ? undefined : bodies[op.operationId]!();
+  return { path: `${path}${query[op.operationId] ?? ''}`, ...(body ? { body } : {}) };
+}
+
+type Credential = { kind: 'valid' | 'broken' | 'other-location'; header: string | null };
+
+function credentialsFor(op: OperationSpec): fc.Arbitrary<Credential> {
+  const own = op.security === 'backofficeToken' ? BACKOFFICE_TOKEN : loc.key;
+  const wrongSurface = op.security === 'backofficeToken' ? loc.key : BACKOFFICE_TOKEN;
+  const broken = fc.oneof(
+    brokenAuthorizations(own),
+    fc.constantFrom(`Bearer ${revokedKey}`, `Bearer ${wrongSurface}`),
+  );
+  return fc.oneof(
+    {
+      weight: 3,
+      arbitrary: validAuthorizations(own).map((header): Credential => ({ kind: 'valid', header })),
+    },
+    { weight: 3, arbitrary: broken.map((header): Credential => ({ kind: 'broken', header })) },
+    ...(op.security === 'providerKey'
+      ? [
+          {
+            weight: 1,
+            arbitrary: fc.constant<Credential>({ kind: 'other-location', header: `Bearer ${other.key}` }),
+          },
+        ]
+      : []),
+  );
+}
+
+/** Content-Types that are not JSON by any reading: a body sent with one is 415 once authenticated. */
+const NOT_JSON = new Set([
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=xyz',
+]);
+
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function expectRequestId(res: Response, sent: string | null, context: string): void {
+  const id = res.headers['x-request-id'] as string;
+  const kept = sent !== null && SAFE_ID.test(sent);
+  expect({ context, sent, id: kept ? id : SAFE_ID.test(id) && id !== sent }).toEqual({
+    context,
+    sent,
+    id: kept ? sent : true,
+  });
+}
+
+describe.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
+  '%s',
+  (_name, op) => {
+    it('When it is called with fuzzed Authorization, Content-Type, Accept and X-Request-Id, then authentication answers first and nothing else leaks', async () => {
+      const cases = fc.record({
+        credential:
+          op.security === 'none'
+            ? fc.constant<Credential>({ kind: 'valid', header: null })
+            : credentialsFor(op),
+        contentType: fc.oneof(
+          { weight: 2, arbitrary: fc.constant<string | null>('application/json') },
+          CONTENT_TYPES,
+        ),
+        accept: ACCEPTS,
+        requestId: REQUEST_IDS,
+        head: fc.constantFrom(false, false, false, op.method === 'get'),
+      });
+
+      await fuzz(
+        cases,
+        async ({ credential, contentType, accept, requestId, head }) => {
+          const { path, body } = requestOf(op);
+          let test = h.anonymous[head ? 'head' : op.method](path);
+          if (credential.header !== null) test = test.set('Authorization', credential.header);
+          if (accept !== null) test = test.set('Accept', accept);
+          if (requestId !== null) test = test.set('X-Request-Id', requestId);
+          if (body !== undefined) {
+            test = test
+              .serialize((b: unknown) => b as string)
+              .send(JSON.stringify(body) as unknown as string)
+              .unset('Content-Type');
+            if (contentType !== null) test = test.set('Content-Type', contentType);
+          }
+          const context = `${head ? 'HEAD' : op.method.toUpperCase()} ${path} ${JSON.stringify({ credential, contentType, accept, requestId })}`;
+          const before = await snapshot(h.db);
+          const res = await test;
+
+          expectRequestId(res, requestId, context);
+          if (head) {
+            expect({ context, status: res.status < 500 }).toEqual({ context, status: true });
+            return;
+          }
+          expectAnswer(res, context);
+          if (res.status !== 204) expect(res.headers['content-type']).toMatch(/^application\/json/);
+          if (res.status >= 400) await expectUnchanged(h.db, before, context);
+          if (credential.kind === 'broken') {
+            expect({
+              context,
+              status: res.status,
+              code: res.body.error?.code,
+              challenge: res.headers['www-authenticate'],
+            }).toEqual({
+              context,
+              status: 401,
+              code: 'unauthorized',
+              challenge: 'Bearer',
+            });
+            return;
+          }
+          expect({ context, unauthorized: res.status === 401 }).toEqual({ context, unauthorized: false });
+          if (body !== undefined && contentType !== null && NOT_JSON.has(contentType)) {
+            expect({ context, status: res.status }).toEqual({ context, status: 415 });
+          }
+        },
+        10,
+      );
+    });
+  },
+);
