@@ -54,7 +54,7 @@ it.each(REQUEST_SCHEMAS)(
       async (value) => {
         expect({ value, check: validator.check(name, value) }).toEqual({ value, check: { ok: true, value } });
       },
-      150,
+      60,
     );
   },
 );
@@ -68,7 +68,7 @@ it.each(REQUEST_SCHEMAS)(
       async ({ body, mutation }) => {
         expect({ mutation, ok: validator.check(name, body).ok }).toEqual({ mutation, ok: false });
       },
-      150,
+      60,
     );
   },
 );
@@ -85,7 +85,7 @@ it('When a generated date-time is read independently, then it agrees with the wi
       const iso = date.toISOString();
       expect(renderMicros(epochMicros(iso))).toBe(iso);
     },
-    200,
+    100,
   );
   await fuzz(
     dateTimeText,
@@ -100,6 +100,6 @@ it('When a generated date-time is read independently, then it agrees with the wi
         }).ok,
       ).toBe(true);
     },
-    200,
+    100,
   );
 });

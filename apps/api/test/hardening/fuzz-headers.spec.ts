@@ -189,7 +189,7 @@ describe.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, o
             expect({ context, status: res.status }).toEqual({ context, status: 415 });
           }
         },
-        10,
+        8,
       );
     });
   },

@@ -115,9 +115,9 @@ describe('POST /floorplan/import', () => {
           await expectStoredImport(loc, sent);
         }
       },
-      60,
+      50,
     );
-    expect(imported).toBeGreaterThan(5);
+    expect(imported).toBeGreaterThan(3);
   }, 60_000);
 
   it('When import bodies are mutated, then every one the contract refuses is 422 validation_failed and nothing is stored', async () => {
@@ -131,7 +131,7 @@ describe('POST /floorplan/import', () => {
           expectRefusedAs(sent, 422, 'validation_failed', mutation);
         }
       },
-      100,
+      80,
     );
   }, 60_000);
 
@@ -165,9 +165,9 @@ describe('POST /floorplan/import', () => {
           if (res.status === 409) closed += 1;
         }
       },
-      60,
+      40,
     );
-    expect(closed).toBeGreaterThan(5);
+    expect(closed).toBeGreaterThan(3);
   }, 60_000);
 
   it('When the published plan is read with odd queries, then it is 200 once published and 404 floorplan_not_published before', async () => {
@@ -190,19 +190,21 @@ describe('POST /floorplan/import', () => {
           });
         else expectRefusedAs(sent, 404, 'floorplan_not_published');
       },
-      40,
+      30,
     );
   }, 60_000);
 });
 
 describe('Webhook endpoint and deliveries', () => {
-  const URLS = [
+  /** URLs the policy lets through (public address, https) and ones decisions section 7 refuses. */
+  const ACCEPTED = [
     'https://hooks.example.test/hook',
     'https://hooks.example.test:8443/a/b?c=d&e=%20#frag',
     'https://HOOKS.EXAMPLE.TEST/x',
-    'https://hooks.example.test./x',
-    'https://user:secret@hooks.example.test/x',
     `https://hooks.example.test/${'x'.repeat(2000)}`,
+    'https://93.184.215.14/',
+  ];
+  const REFUSED = [
     'http://hooks.example.test/insecure',
     'https://intranet.example.test/',
     'https://metadata.example.test/latest',
@@ -215,13 +217,17 @@ describe('Webhook endpoint and deliveries', () => {
     'https://2130706433/',
     'https://[::ffff:127.0.0.1]/',
     'https://[::ffff:10.1.2.3]/',
-    'https://93.184.215.14/',
-    'https://0.0.0.0/',
-    'https://unknown.example.test/',
     'ftp://hooks.example.test/',
     'javascript:alert(1)',
     'file:///etc/passwd',
     'not a url',
+  ];
+  /** Odd ones the fuzzer only asks to be answered without a 5xx. */
+  const ODD = [
+    'https://hooks.example.test./x',
+    'https://user:secret@hooks.example.test/x',
+    'https://0.0.0.0/',
+    'https://unknown.example.test/',
     'https://',
     'https:///path',
     'https://hooks.example.test:99999/',
@@ -229,7 +235,9 @@ describe('Webhook endpoint and deliveries', () => {
     'https://exa mple.test/',
   ];
   const url = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...URLS) },
+    { weight: 3, arbitrary: fc.constantFrom(...ACCEPTED) },
+    { weight: 2, arbitrary: fc.constantFrom(...REFUSED) },
+    { weight: 1, arbitrary: fc.constantFrom(...ODD) },
     { weight: 1, arbitrary: fc.webUrl() },
     { weight: 1, arbitrary: textOf(1, 60) },
   );
@@ -303,11 +311,14 @@ describe('Webhook endpoint and deliveries', () => {
             }
           });
           const { res, context } = sent;
-          if (
-            step.op === 'put' &&
-            (!validator.check('WebhookEndpointRequest', step.body).ok || hasUnstorableText(step.body))
-          ) {
-            expectRefusedAs(sent, 422, 'validation_failed', step.mutation);
+          if (step.op === 'put') {
+            const valid =
+              validator.check('WebhookEndpointRequest', step.body).ok && !hasUnstorableText(step.body);
+            const to = valid ? (step.body as { url: string }).url : '';
+            if (!valid || REFUSED.includes(to))
+              expectRefusedAs(sent, 422, 'validation_failed', step.mutation);
+            if (valid && ACCEPTED.includes(to))
+              expect({ context, status: res.status }).toEqual({ context, status: 200 });
           }
           if (step.op === 'get' || step.op === 'delete' || step.op === 'rotate') {
             // Whether it exists decides the answer: these take no body to refuse.
@@ -343,7 +354,7 @@ describe('Webhook endpoint and deliveries', () => {
           expect({ context, read: read.body }).toEqual({ context, read: body });
         }
       },
-      40,
+      30,
     );
     expect(seen.registered).toBeGreaterThan(3);
     expect(seen.refused).toBeGreaterThan(10);
@@ -430,9 +441,9 @@ describe('Webhook endpoint and deliveries', () => {
           newestFirst: true,
         });
       },
-      80,
+      60,
     );
-    expect(listed).toBeGreaterThan(5);
+    expect(listed).toBeGreaterThan(2);
   }, 60_000);
 
   it('When deliveries are redelivered by real and made-up ids, with or without a body, then a real one is queued again and anything else is 404 with nothing changed', async () => {
@@ -470,7 +481,7 @@ describe('Webhook endpoint and deliveries', () => {
           expectRefusedAs(sent, 404, 'not_found');
         }
       },
-      60,
+      40,
     );
   }, 60_000);
 });
@@ -502,6 +513,6 @@ it('When the OpenAPI document is asked for with any query, credential or method,
         same: true,
       });
     },
-    30,
+    20,
   );
 });

@@ -16,6 +16,9 @@ import { ERROR_CODE_VALUES } from '@pis/contract';
 import { expectEnvelope } from '../../support/envelope';
 import { requestFieldsOf, type Json } from '../../support/wire';
 
+/** `FUZZ_RUNS_SCALE=5` runs every property five times as often (a longer hunt than CI's). */
+const RUNS_SCALE = Number(process.env['FUZZ_RUNS_SCALE'] ?? 1);
+
 export const FUZZ_SEED = process.env['FUZZ_SEED']
   ? Number(process.env['FUZZ_SEED'])
   : Date.now() % 2_147_483_647;
@@ -33,7 +36,7 @@ export async function fuzz<T>(
       }),
       {
         seed: FUZZ_SEED,
-        numRuns,
+        numRuns: Math.max(1, Math.round(numRuns * RUNS_SCALE)),
         endOnFailure: process.env['FUZZ_SHRINK'] !== 'true',
         includeErrorInReport: true,
       },
@@ -41,7 +44,8 @@ export async function fuzz<T>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(
-      `Replay with: FUZZ_SEED=${FUZZ_SEED} npx jest ${expect.getState().testPath ?? ''} ` +
+      `Replay with: FUZZ_SEED=${FUZZ_SEED}${RUNS_SCALE === 1 ? '' : ` FUZZ_RUNS_SCALE=${RUNS_SCALE}`} ` +
+        `npx jest ${expect.getState().testPath ?? ''} ` +
         `(FUZZ_SHRINK=true to shrink the counterexample)\n${message}`,
     );
   }
@@ -136,7 +140,8 @@ const renderNullable = (text: unknown) => (text == null ? null : render(text as 
 
 /** What a response must say for an applied reservation write of `body` (defaults filled, instants re-rendered). */
 export function expectedReservationFields(body: Json): Json {
-  const fields = requestFieldsOf(body);
+  // Through JSON once, as the response went: -0 is sent as written but answered as 0.
+  const fields = requestFieldsOf(JSON.parse(JSON.stringify(body)) as Json);
   const guest = fields['guest'] as Json | null;
   return {
     ...fields,
