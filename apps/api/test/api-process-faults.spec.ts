@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { Client as PgClient } from 'pg';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { dropPrefix, REDIS_URL, testPrefix } from '../../../packages/webhooks/test/support/redis';
+import { WorkerProcess } from '../../worker/test/support/worker-process';
+import { ApiProcess } from './support/api-process';
+import { Receiver, verified } from './support/receiver';
+import { B, P, planImport } from './support/wire';
+
+jest.setTimeout(90_000);
+
+const BACKOFFICE_TOKEN = 'api-faults-backoffice-token-0123456789';
+const SECRETS_KEY = randomBytes(32).toString('base64');
+/** 25 walk-in orders opened and closed: table.occupied + table.freed each. */
+const ORDERS = 25;
+const EVENTS = 2 * ORDERS;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Decisions section 7 (at least once) when the API process dies by SIGKILL after its
+ * writes committed and before any relay fanned their events out: nothing is in memory
+ * that the next process needs, so every committed event still reaches the endpoint.
+ */
+describe('the API process killed after commit and before the relay', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  const processes: { stop(signal: NodeJS.Signals): Promise<number | null> }[] = [];
+  const prefixes: string[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ poolSize: 2 });
+    receiver = await Receiver.start();
+  });
+  afterEach(async () => {
+    await Promise.all(processes.splice(0).map((p) => p.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await db?.drop();
+    for (const prefix of prefixes) await dropPrefix(prefix);
+  });
+
+  const apiEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+    DATABASE_URL: db.url,
+    BACKOFFICE_TOKEN,
+    SECRETS_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    RATE_LIMIT_RPS: '0',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  });
+  const startApi = async (extra: Record<string, string> = {}) => {
+    const api = await ApiProcess.start(apiEnv(extra));
+    processes.push(api);
+    return api;
+  };
+
+  /** A location through the API: key, plan imported, endpoint on the receiver, plan published. */
+  async function hookedLocation(api: ApiProcess) {
+    const created = await api.call('post', `${B}/locations`, BACKOFFICE_TOKEN, {
+      name: 'Faults',
+      brand: 'test',
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const ops = (path: string) => `${B}/locations/${id}${path}`;
+    const issued = await api.call('post', ops('/api-keys'), BACKOFFICE_TOKEN);
+    expect(issued.status).toBe(201);
+    const key = issued.body.key as string;
+    const imported = await api.call('post', `${P}/floorplan/import`, key, planImport({ tables: 4 }));
+    expect(imported.status).toBe(201);
+    const tables = (imported.body.mapping as { tableId: string }[]).map((m) => m.tableId);
+    // Registered before the first event: the relay fans out to the endpoint that exists when it relays.
+    const path = `/hooks/${id}`;
+    const registered = await api.call('put', `${P}/webhook-endpoint`, key, {
+      url: `${receiver.origin}${path}`,
+    });
+    expect(registered.status).toBe(200);
+    expect((await api.call('post', ops('/floorplan/publish'), BACKOFFICE_TOKEN)).status).toBe(200);
+    return { id, ops, tables, path, secret: registered.body.secret as string };
+  }
+
+  /** Opens and closes one walk-in order on `table`: two events, each commit answered 2xx. */
+  async function openAndClose(api: ApiProcess, ops: (path: string) => string, table: string) {
+    const opened = await api.call('post', ops('/orders'), BACKOFFICE_TOKEN, { tableIds: [table], covers: 2 });
+    expect(opened.status).toBe(201);
+    const closed = await api.call('post', ops(`/orders/${opened.body.id}/close`), BACKOFFICE_TOKEN);
+    expect(closed.status).toBe(200);
+  }
+
+  const outbox = (locationId: string) =>
+    db.dataSource.query(
+      `SELECT id, sequence::int AS sequence, relayed_at IS NOT NULL AS relayed
+         FROM outbox_events WHERE location_id = $1 ORDER BY sequence`,
+      [locationId],
+    ) as Promise<{ id: string; sequence: number; relayed: boolean }[]>;
+  const deliveryStatuses = async (locationId: string) =>
+    (
+      (await db.dataSource.query(`SELECT status FROM webhook_deliveries WHERE location_id = $1`, [
+        locationId,
+      ])) as { status: string }[]
+    ).map((d) => d.status);
+
+  /**
+   * Waits for `total` distinct webhook-ids at `path`, verifies every request with the
+   * reference `standardwebhooks` verifier, and checks they are exactly the outbox's events
+   * (webhook-id is the event id) and that every delivery ended succeeded.
+   */
+  async function expectEveryEventDelivered(
+    location: { id: string; path: string; secret: string },
+    total: number,
+  ): Promise<void> {
+    const distinct = () => new Set(receiver.at(location.path).map((r) => String(r.headers['webhook-id'])));
+    await receiver.until(() => (distinct().size >= total ? true : undefined), 30_000, `${total} webhook-ids`);
+    const requests = receiver.at(location.path);
+    const sequences = new Set(
+      requests.map(
+        (r) =>
+          (verified(r, location.secret)['data'] as { locationEventSequence: number }).locationEventSequence,
+      ),
+    );
+    expect([...sequences].sort((a, b) => a - b)).toEqual(range(1, total));
+    const events = await outbox(location.id);
+    expect([...distinct()].sort()).toEqual(events.map((e) => e.id).sort());
+    await waitUntil('every delivery succeeded', async () => {
+      const statuses = await deliveryStatuses(location.id);
+      return statuses.length === total && statuses.every((s) => s === 'succeeded');
+    });
+  }
+
+  it('When the API delivering in-process is killed with SIGKILL after 50 events committed while its relay was blocked inside its transaction, then the restarted API relays and delivers every one', async () => {
+    const first = await startApi();
+    const location = await hookedLocation(first);
+    // The pipeline works before the fault: floorplan.published arrives and its delivery is recorded.
+    await waitUntil('floorplan.published delivered', async () => {
+      const statuses = await deliveryStatuses(location.id);
+      return receiver.at(location.path).length === 1 && statuses.length === 1 && statuses[0] === 'succeeded';
+    });
+
+    // While this lock is held the relay's INSERT INTO webhook_deliveries waits: it has claimed
+    // events (FOR UPDATE) and cannot commit them as relayed.
+    const blocker = new PgClient({ connectionString: db.url });
+    blocker.on('error', () => undefined);
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
+
+      await openAndClose(first, location.ops, location.tables[0]!);
+      // Polled from another session: the blocker's transaction sees one statistics snapshot.
+      await waitUntil('the relay waiting on the lock', async () => {
+        const rows: unknown[] = await db.dataSource.query(
+          `SELECT 1 FROM pg_stat_activity
+            WHERE datname = current_database() AND application_name = 'pis-api'
+              AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO webhook_deliveries%'`,
+        );
+        return rows.length > 0;
+      });
+      for (let i = 1; i < ORDERS; i += 1) {
+        await openAndClose(first, location.ops, location.tables[i % location.tables.length]!);
+      }
+      expect(await first.stop('SIGKILL')).toBeNull();
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end().catch(() => undefined);
+    }
+
+    const afterKill = await outbox(location.id);
+    expect(afterKill.map((e) => [e.sequence, e.relayed])).toEqual([
+      [1, true],
+      ...range(2, EVENTS + 1).map((sequence) => [sequence, false]),
+    ]);
+    expect(receiver.at(location.path)).toHaveLength(1);
+
+    await startApi();
+    await expectEveryEventDelivered(location, EVENTS + 1);
+  });
+
+  it('When the API writing only the outbox (REDIS_URL set) is killed with SIGKILL right after its commits, then a worker started afterwards delivers every event', async () => {
+    const prefix = testPrefix('api-faults');
+    prefixes.push(prefix);
+    const api = await startApi({ REDIS_URL, WEBHOOK_QUEUE_PREFIX: prefix });
+    const location = await hookedLocation(api);
+    for (let i = 0; i < 10; i += 1) {
+      await openAndClose(api, location.ops, location.tables[i % location.tables.length]!);
+    }
+    expect(await api.stop('SIGKILL')).toBeNull();
+
+    // No relay runs in this deployment until the worker does.
+    const afterKill = await outbox(location.id);
+    expect(afterKill.map((e) => [e.sequence, e.relayed])).toEqual(range(1, 21).map((s) => [s, false]));
+    expect(receiver.at(location.path)).toHaveLength(0);
+
+    const worker = await WorkerProcess.start({
+      ...apiEnv({ REDIS_URL, WEBHOOK_QUEUE_PREFIX: prefix, WEBHOOK_WORKER_CONCURRENCY: '8' }),
+      // The worker's start line is an info log.
+      LOG_LEVEL: 'info',
+    });
+    processes.push(worker);
+    await expectEveryEventDelivered(location, 21);
+  });
+});
