@@ -60,7 +60,7 @@ describe('decideAfterAttempt', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: SCHEDULE.length }),
-        fc.double({ min: 0, max: 1, maxExcluded: true }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
         (attempt, r) => {
           const decision = decideAfterAttempt(attempt, failure(500), { delaysMs: SCHEDULE, random: () => r });
           const entry = SCHEDULE[attempt - 1]!;
