@@ -11,6 +11,7 @@ export * from './mappers/webhook.mapper';
 export { instantFromDb, instantToDb, nullableInstantFromDb, nullableInstantToDb } from './db-instant';
 export { DbSession } from './adapters/db-session';
 export { Sql } from './adapters/sql';
+export { statementRunner, type StatementRunner } from './adapters/prepared-statements';
 export {
   TypeormUnitOfWork,
   type EventsCommittedListener,

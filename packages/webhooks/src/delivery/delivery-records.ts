@@ -1,6 +1,6 @@
 import { Instant, type EventType, type StoredEvent } from '@pis/domain';
 import type { DataSource } from 'typeorm';
-import { statement } from '../sql/sql';
+import { preparedStatement, statement } from '../sql/sql';
 import type { SendResult } from './http-sender';
 import type { AttemptDecision } from './retry-policy';
 
@@ -64,7 +64,8 @@ const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
  * database clock (`clock_timestamp()`), so processes with skewed clocks agree on what is
  * due. A claim is a lease: `next_attempt_at` moves `leaseMs` ahead, so no other process
  * attempts the delivery meanwhile, and a process that dies mid-attempt only delays it.
- * Each method is one statement (one round trip, atomic on its own).
+ * Each method is one statement (one round trip, atomic on its own); the ones every attempt
+ * runs are named prepared statements.
  */
 export class DeliveryRecords {
   constructor(
@@ -74,8 +75,9 @@ export class DeliveryRecords {
 
   /** Claims one delivery for the attempt a queue job of `generation` stands for. */
   async claimById(id: string, generation: number): Promise<ClaimById> {
-    const [claimed] = await statement<ClaimRow>(
+    const [claimed] = await preparedStatement<ClaimRow>(
       this.db,
+      'pis_delivery_claim',
       `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
          FROM outbox_events e
         WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
@@ -102,8 +104,9 @@ export class DeliveryRecords {
    * count belongs to: a redelivered (newer) generation starts the retry schedule over.
    */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
-    const claimed = await statement<ClaimRow>(
+    const claimed = await preparedStatement<ClaimRow>(
       this.db,
+      'pis_delivery_claim_due',
       `UPDATE webhook_deliveries d
           SET next_attempt_at = ${msFromNow('$2')},
               attempt_count = CASE WHEN d.queued_generation IS DISTINCT FROM d.generation THEN 0 ELSE d.attempt_count END,
@@ -130,8 +133,9 @@ export class DeliveryRecords {
     result: SendResult,
     decision: AttemptDecision,
   ): Promise<void> {
-    await statement(
+    await preparedStatement(
       this.db,
+      'pis_delivery_record',
       `WITH attempt AS (
          INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
          VALUES ($1, $3, $4, $5, $6)
