@@ -95,6 +95,7 @@ describe('DeliveryQueue (the enqueuer)', () => {
 
     expect(afterFailure.queued_generation).toBeNull();
     expect(await queue.queue.getJob(deliveryJobId(id, 0))).toBeDefined();
+    await unreachable.close().catch(() => undefined);
     deadRedis.disconnect();
   });
 
