@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { HttpError } from '@pis/http';
 import type { Express } from 'express';
 
 /** Limits that keep slow or idle clients from holding the server (issue 5's hardening; decision 0072). */
@@ -111,7 +112,7 @@ function clientErrorAnswer(limits: Readonly<ServerLimits>) {
         'Bad Request',
         'the request is not valid HTTP/1.1',
       ];
-      const body = JSON.stringify({ error: { code: 'validation_failed', message, occupiedBy: null } });
+      const body = JSON.stringify(new HttpError(status, 'validation_failed', message).toEnvelope());
       socket.write(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\n` +

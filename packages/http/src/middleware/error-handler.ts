@@ -1,11 +1,12 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors/http-error';
+import { bodyTooLarge } from './json-body';
 
 /** body-parser's error types and what the contract answers for them. */
 const BODY_ERRORS: Record<string, () => HttpError> = {
   'entity.parse.failed': () => HttpError.validation(400, 'the body is not valid JSON'),
-  'entity.too.large': () => HttpError.validation(413, 'the body is larger than 1 MiB'),
+  'entity.too.large': bodyTooLarge,
   'entity.verify.failed': () => HttpError.validation(400, 'the body could not be read'),
   'request.size.invalid': () => HttpError.validation(400, 'the body is shorter than its Content-Length'),
   'encoding.unsupported': () => HttpError.validation(415, 'unsupported Content-Encoding'),

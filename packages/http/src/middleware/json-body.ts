@@ -24,7 +24,7 @@ export function jsonBody(limitBytes = MAX_BODY_BYTES): RequestHandler {
     // A declared length over the limit is refused at once: body-parser would read (and drop)
     // the whole body before answering, so a client waiting for an answer would get none.
     if (Number(req.headers['content-length']) > limitBytes) {
-      return next(HttpError.validation(413, 'the body is larger than 1 MiB'));
+      return next(bodyTooLarge());
     }
     parse(req, res, (error?: unknown) => {
       if (error) return next(error);
@@ -45,3 +45,6 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   const length = headers['content-length'];
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
+
+/** 413 for a body over the limit, whether its declared length or body-parser's count says so. */
+export const bodyTooLarge = (): HttpError => HttpError.validation(413, 'the body is larger than 1 MiB');

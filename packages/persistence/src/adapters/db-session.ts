@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Pool } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { poolOf } from './prepared-statements';
 import { Sql } from './sql';
 
 /**
@@ -36,15 +36,9 @@ export class DbSession {
    * reads share the unit of work's session (PGlite), it runs as `read` does.
    */
   async prepared<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const pool = this.readPool();
+    const pool = poolOf(this.dataSource, 'slave');
     if (pool === null) return this.read((sql) => sql.rows<T>(text, values));
     return (await pool.query({ name, text, values })).rows as T[];
-  }
-
-  private readPool(): Pool | null {
-    if (!this.dataSource.driver.isReplicated) return null;
-    const pool = (this.dataSource.driver as { slaves?: unknown[] }).slaves?.[0];
-    return pool instanceof Pool ? pool : null;
   }
 
   /** Several statements that must agree with each other: one read-only REPEATABLE READ snapshot. */

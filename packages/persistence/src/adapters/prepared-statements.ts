@@ -11,8 +11,8 @@ import { Sql } from './sql';
 export type StatementRunner = <T>(name: string, text: string, params: unknown[]) => Promise<T[]>;
 
 export function statementRunner(dataSource: DataSource): StatementRunner {
-  const pool = (dataSource.driver as { master?: unknown }).master;
-  if (pool instanceof Pool) {
+  const pool = poolOf(dataSource, 'master');
+  if (pool !== null) {
     return async <T>(name: string, text: string, values: unknown[]) =>
       (await pool.query({ name, text, values })).rows as T[];
   }
@@ -24,4 +24,14 @@ export function statementRunner(dataSource: DataSource): StatementRunner {
       await runner.release();
     }
   };
+}
+
+/**
+ * The `pg` pool behind a PostgreSQL DataSource: `master` for units of work, `slave` for the
+ * read side (see `createDataSource`); null on PGlite, or when reads have no pool of their own.
+ */
+export function poolOf(dataSource: DataSource, role: 'master' | 'slave'): Pool | null {
+  const driver = dataSource.driver as { master?: unknown; slaves?: unknown[]; isReplicated: boolean };
+  const pool = role === 'master' ? driver.master : driver.isReplicated ? driver.slaves?.[0] : undefined;
+  return pool instanceof Pool ? pool : null;
 }

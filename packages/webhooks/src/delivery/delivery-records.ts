@@ -1,6 +1,7 @@
 import { Instant, type EventType, type StoredEvent } from '@pis/domain';
 import type { DataSource } from 'typeorm';
-import { preparedStatement, statement } from '../sql/sql';
+import { statementRunner, type StatementRunner } from '@pis/persistence';
+import { statement } from '../sql/sql';
 import type { SendResult } from './http-sender';
 import type { AttemptDecision } from './retry-policy';
 
@@ -68,15 +69,19 @@ const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
  * runs are named prepared statements.
  */
 export class DeliveryRecords {
+  /** The statements every attempt runs, prepared on the pool (on PGlite, plain statements). */
+  private readonly prepared: StatementRunner;
+
   constructor(
     private readonly db: DataSource,
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    this.prepared = statementRunner(db);
+  }
 
   /** Claims one delivery for the attempt a queue job of `generation` stands for. */
   async claimById(id: string, generation: number): Promise<ClaimById> {
-    const [claimed] = await preparedStatement<ClaimRow>(
-      this.db,
+    const [claimed] = await this.prepared<ClaimRow>(
       'pis_delivery_claim',
       `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
          FROM outbox_events e
@@ -104,8 +109,7 @@ export class DeliveryRecords {
    * count belongs to: a redelivered (newer) generation starts the retry schedule over.
    */
   async claimDue(limit: number): Promise<ClaimedDelivery[]> {
-    const claimed = await preparedStatement<ClaimRow>(
-      this.db,
+    const claimed = await this.prepared<ClaimRow>(
       'pis_delivery_claim_due',
       `UPDATE webhook_deliveries d
           SET next_attempt_at = ${msFromNow('$2')},
@@ -133,8 +137,7 @@ export class DeliveryRecords {
     result: SendResult,
     decision: AttemptDecision,
   ): Promise<void> {
-    await preparedStatement(
-      this.db,
+    await this.prepared(
       'pis_delivery_record',
       `WITH attempt AS (
          INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
