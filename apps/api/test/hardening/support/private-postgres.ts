@@ -8,9 +8,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { isAlive } from '@pis/persistence/src/test-support';
 import { Client } from 'pg';
+import { freePort } from '../../support/api-process';
 
 const BIN = process.env['PIS_TEST_PG_BIN'] ?? '/usr/lib/postgresql/15/bin';
 const TMP = '/tmp';
@@ -207,21 +208,4 @@ function removeOrphans(): void {
     stopSync(dir);
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
