@@ -1,10 +1,18 @@
-// Keeps the hexagon's arrows pointing inwards: the domain package declares no dependencies
-// and its sources import nothing but their own files, by relative path (no framework, ORM,
-// queue, HTTP or validation library, not even `node:` built-ins). Tests (*.spec.*, *.test.*)
-// may import test tools. Run by `pnpm lint` and by packages/domain/test/purity.spec.ts.
+// Two boundaries, run by `pnpm lint`:
+// - The hexagon's arrows point inwards: the domain package declares no dependencies and its
+//   sources import nothing but their own files, by relative path (no framework, ORM, queue,
+//   HTTP or validation library, not even `node:` built-ins). Tests (*.spec.*, *.test.*) may
+//   import test tools. Proven by packages/domain/test/purity.spec.ts.
+// - The repository stands alone: no file (tracked, or new and not ignored; `.ci/` and
+//   node_modules aside) names a path into a `shared` folder that is not part of the
+//   repository, such as the brief this project was built from, which a clone does not have.
+//   The domain's own `shared` modules are fine: their paths resolve inside the repository.
+//   Proven by packages/domain/test/standalone-repository.spec.ts.
 //
-// Usage: node tools/scripts/check-boundaries.mjs [packageDir ...]   (default: packages/domain)
-// Exit 0 and a one-line summary on stdout when pure; exit 1 naming every offence on stderr.
+// Usage: node tools/scripts/check-boundaries.mjs [packageDir ...] [--standalone repoDir]
+// Without arguments: the purity of packages/domain and the standalone check of this repository.
+// Exit 0 and a one-line summary per check on stdout; exit 1 naming every offence on stderr.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,16 +89,121 @@ export function checkPackage(packageDir) {
   return { files: files.length, problems };
 }
 
+// A path through a folder named `shared`: one reached by `..` steps, or one whose next step is
+// `spec` or `design` (written with escapes so that this file does not match itself).
+const SHARED_PATH =
+  /(?:\.\.\/)+shared(?![\w-])[^\s'"`()<>[\]{},;|*]*|[^\s'"`()<>[\]{},;|*]*\bshared\/(?:spec|design)\b[^\s'"`()<>[\]{},;|*]*/g;
+const MODULE_SUFFIXES = [
+  '',
+  '.ts',
+  '.tsx',
+  '.mts',
+  '.cts',
+  '.js',
+  '.mjs',
+  '.cjs',
+  '.json',
+  '/index.ts',
+  '/index.js',
+];
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.ci', '.data', 'dist', 'coverage', '.test-logs']);
+
+/** Files git would commit (tracked, or new and not ignored); a walk when `root` is no git work tree. */
+function repositoryFiles(root) {
+  let listed;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    })
+      .split('\0')
+      .filter(Boolean);
+  } catch {
+    listed = walk(root, '');
+  }
+  return [...new Set(listed)].filter(
+    (path) => !path.startsWith('.ci/') && !path.split('/').includes('node_modules'),
+  );
+}
+
+function walk(root, dir) {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return SKIPPED_DIRS.has(entry.name) ? [] : walk(root, path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+/** Whether `target` is a file or folder of the repository at `root`, as a module path resolves. */
+function insideRepository(root, target) {
+  const rel = relative(root, target);
+  if (rel.startsWith('..') || isAbsolute(rel)) return false;
+  return MODULE_SUFFIXES.some((suffix) => existsSync(target + suffix));
+}
+
+/** Every path in the repository's files that leads into a `shared` folder outside it. */
+export function sharedFolderReferences(repoDir) {
+  const root = resolve(repoDir);
+  const files = repositoryFiles(root);
+  const found = [];
+  for (const path of files) {
+    const full = join(root, path);
+    if (!existsSync(full) || !statSync(full).isFile()) continue;
+    const bytes = readFileSync(full);
+    if (bytes.includes(0)) continue;
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .forEach((line, index) => {
+        for (const [match] of line.matchAll(SHARED_PATH)) {
+          const named = match.replace(/[.:]+$/, '');
+          const target = isAbsolute(named) ? named : resolve(dirname(full), named);
+          if (!insideRepository(root, target)) {
+            found.push(`${path}:${index + 1}: '${named}' names a shared folder outside the repository`);
+          }
+        }
+      });
+  }
+  return { files: files.length, problems: found };
+}
+
+function parseArguments(args) {
+  const packages = [];
+  let standalone = null;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--standalone') standalone = args[++i] ?? root;
+    else packages.push(args[i]);
+  }
+  if (packages.length === 0 && standalone === null)
+    return { packages: [join(root, 'packages/domain')], standalone: root };
+  return { packages, standalone };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const dirs = process.argv.length > 2 ? process.argv.slice(2) : [join(root, 'packages/domain')];
+  const { packages, standalone } = parseArguments(process.argv.slice(2));
   let failed = false;
-  for (const dir of dirs) {
+  for (const dir of packages) {
     const { files, problems } = checkPackage(dir);
     if (problems.length > 0) {
       failed = true;
       console.error(`${shown(resolve(dir))} must stay pure:\n  ${problems.join('\n  ')}`);
     } else {
       console.log(`${shown(resolve(dir))}: pure (${files} source files, no dependencies)`);
+    }
+  }
+  if (standalone !== null) {
+    const { files, problems } = sharedFolderReferences(standalone);
+    const name = shown(resolve(standalone)) || '.';
+    if (problems.length > 0) {
+      failed = true;
+      console.error(`${name} must stand alone:\n  ${problems.join('\n  ')}`);
+    } else if (files === 0) {
+      failed = true;
+      console.error(`${name}: no files to check`);
+    } else {
+      console.log(`${name}: stands alone (${files} files, no path into a shared folder outside it)`);
     }
   }
   process.exit(failed ? 1 : 0);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const dir = process.argv[2] ?? '.test-logs';
 const SECRETS = [
-  [/[a-z0-9]{2,20}_sk_live_[A-Za-z0-9]{8,}/, 'an API key'],
+  [/[a-z0-9]{2,20}_sk_(live|test)_[A-Za-z0-9]{8,}/, 'an API key'],
   [/whsec_[A-Za-z0-9+/]{8,}/, 'a webhook secret'],
   [/Bearer\s+[A-Za-z0-9_.~+/-]{8,}/i, 'a bearer credential'],
   [/test-backoffice-token/, 'a backoffice token of the tests'],

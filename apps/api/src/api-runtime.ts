@@ -1,18 +1,19 @@
 import type { Express } from 'express';
-import type { DataSource } from 'typeorm';
 import type { Deps } from '@pis/domain';
+import type { Database } from '@pis/persistence';
 import type { Config, Logger } from '@pis/runtime';
-import type { InProcessDelivery } from '@pis/webhooks';
+import type { HttpWebhookSender, InProcessDelivery, RetentionLoop } from '@pis/webhooks';
 import { buildApiContainer, type ApiOverrides } from './container';
 import type { KeyRevocations } from './key-revocations';
 import { lockDataDir } from './data-dir-lock';
+import type { RateLimitSetup } from './rate-limit-setup';
 import { resolveSecrets, type ResolvedSecrets } from './secrets-setup';
 import { TOKENS } from './tokens';
 
 export interface ApiRuntime {
   app: Express;
   deps: Deps;
-  db: DataSource;
+  db: Database;
   secrets: ResolvedSecrets;
   /** Tells every API process that a key was revoked (cache invalidation). */
   keyRevoked(keyId: string): Promise<void>;
@@ -39,9 +40,12 @@ export async function createApiRuntime(
     throw error;
   }
   const deps = await container.getAsync<Deps>(TOKENS.Deps);
-  const db = await container.getAsync<DataSource>(TOKENS.DataSource);
+  const db = await container.getAsync<Database>(TOKENS.Database);
   const revocations = await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations);
   const delivery = await container.getAsync<InProcessDelivery | null>(TOKENS.Delivery);
+  const retention = await container.getAsync<RetentionLoop | null>(TOKENS.Retention);
+  const testSender = await container.getAsync<HttpWebhookSender>(TOKENS.TestSender);
+  const rateLimits = await container.getAsync<RateLimitSetup>(TOKENS.RateLimits);
   return {
     app,
     deps,
@@ -51,11 +55,15 @@ export async function createApiRuntime(
     async start() {
       await revocations.start();
       await delivery?.start();
+      retention?.start();
     },
     async stop() {
+      await retention?.stop();
       await delivery?.stop();
       await revocations.stop();
-      if (db.isInitialized) await db.destroy();
+      testSender.close();
+      await rateLimits.close();
+      await db.close();
       await container.unbindAll();
       await unlock();
     },

@@ -1,13 +1,15 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '@pis/runtime';
+import { aggregateClusterMetrics, type Logger } from '@pis/runtime';
 
 /**
  * With `API_WORKERS` > 1 the primary only supervises: it forks the API processes (they
  * share the port; the primary hands each connection to one of them), forks a replacement
- * when one dies, and on SIGTERM/SIGINT asks each to shut down gracefully and waits.
+ * when one dies, merges their metrics for whichever of them a scrape reached, and on
+ * SIGTERM/SIGINT asks each to shut down gracefully and waits.
  */
 export function superviseApiWorkers(count: number, logger: Logger): void {
   let stopping = false;
+  aggregateClusterMetrics();
   const fork = () => cluster.fork();
   for (let i = 0; i < count; i++) fork();
 

@@ -1,20 +1,37 @@
+import cluster from 'node:cluster';
 import { Container } from 'inversify';
 import type { Express } from 'express';
-import type { DataSource } from 'typeorm';
 import type { AccessQueries, Deps, WebhookUrlPolicy } from '@pis/domain';
 import { buildOpenApiDocument, createValidator, type ContractValidator } from '@pis/contract';
 import { CachedAccessQueries, createHttpApp } from '@pis/http';
-import { createDataSource, createPersistence, runMigrations, type Persistence } from '@pis/persistence';
+import {
+  createPersistence,
+  openDatabase,
+  runMigrations,
+  type Database,
+  type Persistence,
+} from '@pis/persistence';
 import {
   CryptoSecretFactory,
   RandomIdGenerator,
+  ServiceMetrics,
   Sha256KeyHasher,
   SystemClock,
   type Config,
   type Logger,
 } from '@pis/runtime';
-import { DnsWebhookUrlPolicy, InProcessDelivery, type Resolver } from '@pis/webhooks';
+import {
+  deliverySettingsFrom,
+  HttpWebhookSender,
+  InProcessDelivery,
+  RetentionLoop,
+  SignedTestSender,
+  urlPolicyFor,
+  type DnsWebhookUrlPolicy,
+  type Resolver,
+} from '@pis/webhooks';
 import { KeyRevocations } from './key-revocations';
+import { rateLimitSetup, type RateLimitSetup } from './rate-limit-setup';
 import type { ResolvedSecrets } from './secrets-setup';
 import { TOKENS } from './tokens';
 
@@ -40,24 +57,44 @@ export function buildApiContainer(
   c.bind<Config>(TOKENS.Config).toConstantValue(config);
   c.bind<Logger>(TOKENS.Logger).toConstantValue(logger);
 
-  c.bind<DataSource>(TOKENS.DataSource).toResolvedValue(async () => {
+  c.bind<Database>(TOKENS.Database).toResolvedValue(async () => {
     const target =
       config.databaseUrl === null
         ? { dataDir: config.dataDir }
-        : { databaseUrl: config.databaseUrl, poolSize: overrides.poolSize, applicationName: 'pis-api' };
-    const db = await createDataSource(target);
+        : {
+            databaseUrl: config.databaseUrl,
+            directUrl: config.databaseDirectUrl,
+            preparedStatements: config.databasePreparedStatements,
+            poolSize: overrides.poolSize,
+            applicationName: 'pis-api',
+          };
+    const db = await openDatabase(target, {
+      onListenerLost: (err) =>
+        logger.warn({ err }, 'the database listening connection was lost; reconnecting'),
+    });
     const applied = await runMigrations(db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     return db;
   });
 
+  c.bind<ServiceMetrics>(TOKENS.Metrics).toResolvedValue(
+    (db: Database, p: Persistence) =>
+      new ServiceMetrics({
+        token: config.metricsToken,
+        sources: { backlog: p.backlog, pools: () => db.poolUsage() },
+        logger,
+        clustered: config.apiWorkers > 1 && cluster.isWorker,
+      }),
+    [TOKENS.Database, TOKENS.Persistence],
+  );
+
   c.bind<Persistence>(TOKENS.Persistence).toResolvedValue(
-    (db: DataSource) =>
+    (db: Database) =>
       createPersistence(db, {
         cipher: secrets.cipher,
         onListenerError: (err) => logger.error({ err }, 'events-committed listener failed'),
       }),
-    [TOKENS.DataSource],
+    [TOKENS.Database],
   );
 
   c.bind<CachedAccessQueries>(TOKENS.AccessQueries).toResolvedValue(
@@ -65,15 +102,24 @@ export function buildApiContainer(
     [TOKENS.Persistence],
   );
 
-  c.bind<WebhookUrlPolicy>(TOKENS.UrlPolicy).toConstantValue(
-    new DnsWebhookUrlPolicy(
-      { allowPrivate: config.webhookAllowPrivateUrls, allowInsecure: config.webhookAllowInsecureUrls },
-      overrides.resolver,
-    ),
+  const deliverySettings = deliverySettingsFrom(config);
+  c.bind<DnsWebhookUrlPolicy>(TOKENS.UrlPolicy).toConstantValue(
+    urlPolicyFor(deliverySettings, overrides.resolver),
+  );
+
+  // POST /webhook-endpoint/test sends with the delivery sender's class, policy and timeout.
+  c.bind<HttpWebhookSender>(TOKENS.TestSender).toResolvedValue(
+    (policy: DnsWebhookUrlPolicy) => new HttpWebhookSender(policy, deliverySettings.timeoutMs),
+    [TOKENS.UrlPolicy],
   );
 
   c.bind<Deps>(TOKENS.Deps).toResolvedValue(
-    (p: Persistence, access: AccessQueries, urlPolicy: WebhookUrlPolicy): Deps => ({
+    (
+      p: Persistence,
+      access: AccessQueries,
+      urlPolicy: WebhookUrlPolicy,
+      testSender: HttpWebhookSender,
+    ): Deps => ({
       uow: p.uow,
       plainWrites: p.plainWrites,
       queries: { ...p.queries, access },
@@ -82,41 +128,51 @@ export function buildApiContainer(
       hasher: new Sha256KeyHasher(),
       secrets: new CryptoSecretFactory(),
       urlPolicy,
+      webhookTests: new SignedTestSender(testSender),
     }),
-    [TOKENS.Persistence, TOKENS.AccessQueries, TOKENS.UrlPolicy],
+    [TOKENS.Persistence, TOKENS.AccessQueries, TOKENS.UrlPolicy, TOKENS.TestSender],
   );
 
   c.bind<ContractValidator>(TOKENS.Validator).toResolvedValue(() => createValidator());
   c.bind<object>(TOKENS.OpenApiDocument).toResolvedValue(() => buildOpenApiDocument());
 
   c.bind<KeyRevocations>(TOKENS.KeyRevocations).toResolvedValue(
-    (cache: CachedAccessQueries, db: DataSource) => new KeyRevocations(cache, db, config.databaseUrl, logger),
-    [TOKENS.AccessQueries, TOKENS.DataSource],
+    (cache: CachedAccessQueries, db: Database) => new KeyRevocations(cache, db),
+    [TOKENS.AccessQueries, TOKENS.Database],
   );
 
-  // Without Redis the API delivers webhooks itself (decisions section 9); with Redis the
-  // worker deployment relays and delivers, and the API only writes the outbox.
+  // Without Redis the API delivers webhooks itself (docs/reference/running.md#deployments);
+  // with Redis the worker deployment relays and delivers, and the API only writes the outbox.
   c.bind<InProcessDelivery | null>(TOKENS.Delivery).toResolvedValue(
-    (db: DataSource, p: Persistence) => {
-      if (config.redisUrl !== null) return null;
-      const delivery = new InProcessDelivery({
-        db,
-        endpoints: p.queries.webhooks,
-        logger,
-        databaseUrl: config.databaseUrl,
-        resolver: overrides.resolver,
-        settings: {
-          retryDelaysMs: config.webhookRetryDelaysMs,
-          timeoutMs: config.webhookTimeoutMs,
-          allowPrivateUrls: config.webhookAllowPrivateUrls,
-          allowInsecureUrls: config.webhookAllowInsecureUrls,
-        },
-      });
-      p.uow.onEventsCommitted(() => delivery.wake());
-      return delivery;
-    },
-    [TOKENS.DataSource, TOKENS.Persistence],
+    (p: Persistence, policy: DnsWebhookUrlPolicy, metrics: ServiceMetrics) =>
+      config.redisUrl !== null
+        ? null
+        : new InProcessDelivery({
+            store: p.pipeline,
+            endpoints: p.queries.webhooks,
+            logger,
+            settings: deliverySettings,
+            policy,
+            observer: metrics.attemptObserver,
+          }),
+    [TOKENS.Persistence, TOKENS.UrlPolicy, TOKENS.Metrics],
   );
+
+  // Retention runs where delivery does: here without Redis, in the worker with it.
+  c.bind<RetentionLoop | null>(TOKENS.Retention).toResolvedValue(
+    (p: Persistence, deps: Deps) =>
+      config.redisUrl !== null
+        ? null
+        : new RetentionLoop({
+            retention: p.retention,
+            clock: deps.clock,
+            retentionDays: config.eventRetentionDays,
+            logger,
+          }),
+    [TOKENS.Persistence, TOKENS.Deps],
+  );
+
+  c.bind<RateLimitSetup>(TOKENS.RateLimits).toResolvedValue(() => rateLimitSetup(config, logger));
 
   c.bind<Express>(TOKENS.HttpApp).toResolvedValue(
     (
@@ -124,7 +180,9 @@ export function buildApiContainer(
       validator: ContractValidator,
       openApiDocument: object,
       revocations: KeyRevocations,
-      db: DataSource,
+      db: Database,
+      metrics: ServiceMetrics,
+      rateLimits: RateLimitSetup,
     ) =>
       createHttpApp({
         deps,
@@ -132,14 +190,23 @@ export function buildApiContainer(
         openApiDocument,
         logger,
         backofficeToken: secrets.backofficeToken,
-        rateLimitRps: config.rateLimitRps,
+        rateLimiter: rateLimits.limiter,
         hooks: { keyRevoked: (keyId) => revocations.revoked(keyId) },
         ready: async () => {
           await db.query('SELECT 1');
           return true;
         },
+        metrics,
       }),
-    [TOKENS.Deps, TOKENS.Validator, TOKENS.OpenApiDocument, TOKENS.KeyRevocations, TOKENS.DataSource],
+    [
+      TOKENS.Deps,
+      TOKENS.Validator,
+      TOKENS.OpenApiDocument,
+      TOKENS.KeyRevocations,
+      TOKENS.Database,
+      TOKENS.Metrics,
+      TOKENS.RateLimits,
+    ],
   );
   return c;
 }

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { HttpError } from '@pis/http';
 import type { Express } from 'express';
 
-/** Limits that keep slow or idle clients from holding the server (issue 5's hardening; decision 0072). */
+/** Limits that keep slow or idle clients from holding the server (decision 0072). */
 export interface ServerLimits {
   /** A client must send its headers within this time. */
   headersTimeoutMs: number;
@@ -35,6 +35,8 @@ export const SERVER_LIMITS: Readonly<ServerLimits> = Object.freeze({
 
 export interface RunningServer {
   server: Server;
+  /** The address bound, e.g. `127.0.0.1` or `::`. */
+  address: string;
   port: number;
   /** Stops accepting, lets requests in flight finish (up to `graceMs`), then closes every connection. */
   close(graceMs?: number): Promise<void>;
@@ -65,6 +67,7 @@ export async function listen(
   });
   return {
     server,
+    address: (server.address() as AddressInfo).address,
     port: (server.address() as AddressInfo).port,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {

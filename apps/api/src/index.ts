@@ -1,5 +1,6 @@
 export { createApiRuntime, type ApiRuntime } from './api-runtime';
 export { buildApiContainer, type ApiOverrides } from './container';
 export { listen, SERVER_LIMITS, type RunningServer } from './http-server';
-export { seedDemoLocation } from './demo-setup';
+export { ensureDemoLocation } from './demo-setup';
+export { resetDataDir, type ResetOutcome } from './data-dir-reset';
 export { TOKENS } from './tokens';

@@ -1,6 +1,4 @@
-import { Client } from 'pg';
-import type { Logger } from 'pino';
-import type { DataSource } from 'typeorm';
+import type { Database } from '@pis/persistence';
 
 export const KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
@@ -13,66 +11,34 @@ export interface KeyCache {
 /**
  * Makes a revocation reach every API process at once (decision 0008): the revoking
  * process drops the key itself and sends `NOTIFY api_key_revoked`; every process LISTENs
- * and drops it too. While the listening connection is down notifications are lost, so
- * each (re)connection empties the cache.
+ * (on the database's one listening connection) and drops it too. While that connection is
+ * down notifications are lost, so each (re)connection empties the cache.
  */
 export class KeyRevocations {
-  private client: Client | null = null;
-  private stopped = true;
-  private retry: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly cache: KeyCache,
-    private readonly db: DataSource,
-    private readonly databaseUrl: string | null,
-    private readonly logger: Logger,
+    private readonly db: Database,
   ) {}
 
   async revoked(keyId: string): Promise<void> {
     this.cache.forgetKey(keyId);
-    if (this.databaseUrl !== null)
-      await this.db.query('SELECT pg_notify($1, $2)', [KEY_REVOKED_CHANNEL, keyId]);
+    await this.db.notify(KEY_REVOKED_CHANNEL, keyId);
   }
 
   async start(): Promise<void> {
-    if (this.databaseUrl === null) return;
-    this.stopped = false;
-    await this.connect();
+    this.unsubscribe ??= await this.db.listen(
+      KEY_REVOKED_CHANNEL,
+      (keyId) => {
+        if (keyId) this.cache.forgetKey(keyId);
+      },
+      () => this.cache.forgetAllKeys(),
+    );
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.retry) clearTimeout(this.retry);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new Client({
-      connectionString: this.databaseUrl!,
-      application_name: 'pis-key-revocations',
-    });
-    const reconnect = (err?: Error) => {
-      if (this.client !== client) return;
-      this.client = null;
-      client.end().catch(() => undefined);
-      if (this.stopped) return;
-      this.logger.warn({ err }, 'key revocation listener lost its connection; reconnecting');
-      this.retry = setTimeout(() => void this.connect(), 1_000);
-    };
-    client.on('error', reconnect);
-    client.on('end', () => reconnect());
-    client.on('notification', (message) => {
-      if (message.payload) this.cache.forgetKey(message.payload);
-    });
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${KEY_REVOKED_CHANNEL}`);
-      this.cache.forgetAllKeys();
-    } catch (err) {
-      reconnect(err as Error);
-    }
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
   }
 }

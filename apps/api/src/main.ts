@@ -1,30 +1,27 @@
-import { ConfigError, createLogger, loadConfig } from '@pis/runtime';
+import { ConfigError, createLogger, joinClusterMetrics, loadConfig, type Config } from '@pis/runtime';
 import cluster from 'node:cluster';
 import { createApiRuntime } from './api-runtime';
 import { superviseApiWorkers } from './cluster-primary';
-import { seedDemoLocation } from './demo-setup';
-import { listen } from './http-server';
+import { ensureDemoLocation, type DemoLocation } from './demo-setup';
+import { listen, type RunningServer } from './http-server';
 
 /** `pnpm start`: the API deployment (with in-process webhook delivery when REDIS_URL is unset). */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   if (config.apiWorkers > 1 && cluster.isPrimary) return superviseApiWorkers(config.apiWorkers, logger);
+  if (cluster.isWorker) joinClusterMetrics();
   const runtime = await createApiRuntime(config, logger);
   const embedded = config.databaseUrl === null;
-  const demo = embedded ? await seedDemoLocation(runtime.deps) : null;
   await runtime.start();
-  const server = await listen(runtime.app, config.port);
-  logger.info(
-    {
-      port: server.port,
-      database: embedded ? `embedded (${config.dataDir})` : 'postgresql',
-      redis: config.redisUrl !== null,
-    },
-    'API listening',
-  );
-  if (embedded) printEmbeddedWelcome(server.port, runtime.secrets.backofficeToken, demo);
-
+  let server: RunningServer;
+  try {
+    server = await listen(runtime.app, config.port, config.host ?? undefined);
+  } catch (error) {
+    await runtime.stop();
+    throw bindError(error, config);
+  }
+  // From here on a signal stops the API gracefully, whatever it is still doing.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -37,6 +34,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Only now that the port is ours: a failed start must not make the key it never shows.
+  const demo = embedded ? await ensureDemoLocation(runtime.deps, config.dataDir) : null;
+  logger.info(
+    {
+      address: server.address,
+      port: server.port,
+      database: embedded ? `embedded (${config.dataDir})` : 'postgresql',
+      redis: config.redisUrl !== null,
+    },
+    'API listening',
+  );
+  if (embedded)
+    printEmbeddedWelcome(baseUrl(config.host, server.port), runtime.secrets.backofficeToken, demo);
 }
 
 function loadConfigOrExit() {
@@ -51,28 +61,55 @@ function loadConfigOrExit() {
   }
 }
 
+/** A start refused for a reason the operator can fix: said in one sentence, without a stack. */
+class StartError extends Error {}
+
+/** A port already taken or an address this machine does not have, said plainly. */
+function bindError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${config.host ?? 'every interface'} port ${config.port}`;
+  if (code === 'EADDRINUSE') {
+    return new StartError(`${where} is already in use (EADDRINUSE): stop what uses it or set PORT`);
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return new StartError(`cannot bind ${where} (EADDRNOTAVAIL): set HOST to an address of this machine`);
+  }
+  return error;
+}
+
+/** How a local operator reaches the API: a wildcard bind address is reached as localhost. */
+function baseUrl(host: string | null, port: number): string {
+  if (host === null || host === '0.0.0.0' || host === '::') return `http://localhost:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /**
- * Decisions section 9: in embedded mode the backoffice token (and, at first start, the demo
- * location's key, which is shown only this once) are printed for the local operator, as
- * shell assignments ready to paste into the README's walkthrough. They go to stdout, never
- * into the structured log.
+ * docs/reference/running.md#first-start: in embedded mode the backoffice token, the demo
+ * location's id and, at the start that created it, its key (shown only this once) are
+ * printed for the local operator, as shell assignments ready to paste into the README's
+ * walkthrough. They go to stdout, never into the structured log.
  */
-function printEmbeddedWelcome(port: number, token: string, demo: { locationId: string; key: string } | null) {
+function printEmbeddedWelcome(url: string, token: string, demo: DemoLocation | null) {
   const lines = [
     '',
-    `Embedded mode: the API is at http://localhost:${port}. Paste these into your shell:`,
-    `  export PIS=http://localhost:${port}`,
+    `Embedded mode: the API is at ${url}. Paste these into your shell:`,
+    `  export PIS=${url}`,
     `  export BACKOFFICE_TOKEN=${token}`,
   ];
-  if (demo) {
-    lines.push(`  export LOCATION_ID=${demo.locationId}`, `  export API_KEY=${demo.key}   # shown once`);
+  if (demo) lines.push(`  export LOCATION_ID=${demo.locationId}`);
+  if (demo?.key) {
+    lines.push(`  export API_KEY=${demo.key}   # shown once`);
   } else {
-    lines.push('  (the demo location exists already; its key was shown at first start)');
+    lines.push(
+      '  (the demo key was shown at the first start; to begin afresh: stop the API, run `pnpm reset`, start again)',
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 
 main().catch((error) => {
-  process.stderr.write(`The API could not start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  const reason =
+    error instanceof StartError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`The API could not start: ${reason}\n`);
   process.exit(1);
 });

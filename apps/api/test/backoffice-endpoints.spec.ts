@@ -4,7 +4,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
 import { B, P, UTC_MILLIS, reservation } from './support/wire';
 
-/** The operator surface (decisions section 8): locations, keys, the working plan, publish, table edits. */
+/**
+ * The operator surface (docs/reference/backoffice-api.md): locations, keys, the working plan,
+ * publish, table edits.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();
@@ -20,12 +23,18 @@ describe('Locations and API keys', () => {
     ['without a currency', { name: 'Chez Nous', brand: 'chez' }, 'EUR'],
     ['with a currency', { name: 'The Crown', brand: 'crown2', currency: 'GBP' }, 'GBP'],
   ])(
-    'When a location is created %s, then 201 with exactly id, name, brand and currency',
+    'When a location is created %s, then 201 with exactly id, name, brand, currency and sandbox false',
     async (_c, body, currency) => {
       const res = await h.operator.post(`${B}/locations`).send(body);
 
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.any(String), name: body.name, brand: body.brand, currency });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        name: body.name,
+        brand: body.brand,
+        currency,
+        sandbox: false,
+      });
     },
   );
 

@@ -2,7 +2,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { UTC_MILLIS } from './support/wire';
 
-/** The till side of the operator surface (decisions section 8): walk-ins, items, moves, close, void, lists. */
+/**
+ * The till side of the operator surface (docs/reference/backoffice-api.md#till-orders): walk-ins,
+ * items, moves, close, void, lists.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();
@@ -12,12 +15,14 @@ afterAll(async () => {
 });
 
 const ORDER_KEYS = [
+  'check',
   'closedAt',
   'covers',
   'currency',
   'id',
   'openedAt',
   'reservationExternalId',
+  'serviceStatus',
   'spendMinor',
   'status',
   'tableIds',
@@ -46,6 +51,19 @@ describe('Till orders', () => {
       reservationExternalId: null,
       openedAt: expect.stringMatching(UTC_MILLIS),
       closedAt: null,
+      check: {
+        items: [],
+        discounts: [],
+        payments: [],
+        subtotalMinor: 0,
+        discountMinor: 0,
+        taxMinor: 0,
+        totalMinor: 0,
+        tipMinor: 0,
+        paidMinor: 0,
+        balanceMinor: 0,
+      },
+      serviceStatus: null,
     });
   });
 
@@ -60,8 +78,29 @@ describe('Till orders', () => {
       .send({ label: 'Wine', amountMinor: 1200, quantity: 3 });
 
     expect(one.status).toBe(200);
-    expect(one.body).toEqual({ ...order, spendMinor: 650 });
-    expect(three.body).toEqual({ ...order, spendMinor: 650 + 3600 });
+    expect(one.body).toEqual({
+      ...order,
+      spendMinor: 650,
+      check: {
+        ...(order['check'] as object),
+        items: [
+          {
+            id: expect.any(String),
+            label: 'Soup',
+            quantity: 1,
+            amountMinor: 650,
+            taxRateBps: 0,
+            course: 'other',
+            voided: false,
+          },
+        ],
+        subtotalMinor: 650,
+        totalMinor: 650,
+        balanceMinor: 650,
+      },
+    });
+    expect(three.body).toMatchObject({ spendMinor: 650 + 3600, check: { totalMinor: 650 + 3600 } });
+    expect(three.body.check.items[1]).toMatchObject({ label: 'Wine', quantity: 3, amountMinor: 1200 });
   });
 
   it.each([
@@ -124,7 +163,7 @@ describe('Till orders', () => {
     },
   );
 
-  it('When a closed order gets an item or a move, then 422 validation_failed', async () => {
+  it('When a closed order gets an item, then 409 order_closed; a move, 422 validation_failed', async () => {
     const order = await h.walkIn(loc, [loc.tables[0]!]);
     await h.operator.post(loc.ops(`/orders/${order['id']}/close`)).expect(200);
 
@@ -135,7 +174,7 @@ describe('Till orders', () => {
       .post(loc.ops(`/orders/${order['id']}/move`))
       .send({ tableIds: [loc.tables[1]] });
 
-    expectEnvelope(item, 422, 'validation_failed');
+    expectEnvelope(item, 409, 'order_closed');
     expectEnvelope(move, 422, 'validation_failed');
   });
 

@@ -2,7 +2,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { B, P, reservation } from './support/wire';
 
-/** Decisions section 1 and decision 0007: bodies that are not JSON, too large or mislabelled; request ids. */
+/**
+ * docs/reference/limits-and-formats.md#request-bodies and decision 0007: bodies that are not JSON,
+ * too large or mislabelled; request ids.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();

@@ -3,7 +3,7 @@ import { Harness, type TestLocation } from './support/harness';
 import { P, nextUpdatedAt, reservation, type Json } from './support/wire';
 
 /**
- * Decisions section 3: authentication, then the body, then existence, then staleness,
+ * docs/reference/errors.md#check-order: authentication, then the body, then existence, then staleness,
  * then the floor plan and table ids, then occupancy; the first check that fails answers.
  * One test per adjacent pair (and a few across), each failing both checks at once.
  */

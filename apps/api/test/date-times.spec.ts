@@ -3,9 +3,9 @@ import { Harness, type TestLocation } from './support/harness';
 import { P, UTC_MILLIS, fullGuest, reservation, type Json } from './support/wire';
 
 /**
- * Decisions section 1 through the API: ISO 8601 with a mandatory offset, seconds and
- * fraction optional, calendar-valid, offsets up to ±23:59; responses in UTC with
- * milliseconds; instants compared at microsecond precision (digits beyond truncated).
+ * docs/reference/limits-and-formats.md#date-times through the API: ISO 8601 with a mandatory
+ * offset, seconds and fraction optional, calendar-valid, offsets up to ±23:59; responses in UTC
+ * with milliseconds; instants compared at microsecond precision (digits beyond truncated).
  */
 let h: Harness;
 beforeAll(async () => {

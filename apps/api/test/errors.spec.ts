@@ -3,7 +3,7 @@ import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { B, P, nextUpdatedAt, planImport, reservation } from './support/wire';
 
-/** Decisions section 2's table: 401, 404, 405, 409 and 422, each in the one envelope. */
+/** docs/reference/errors.md#codes: 401, 404, 405, 409 and 422, each in the one envelope. */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();

@@ -3,7 +3,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
 import { P, type Json } from './support/wire';
 
-/** Decisions section 6: every bound of the floor plan import, both sides, through the API. */
+/**
+ * docs/reference/provider-api.md#floor-plan-import-fields: every bound of the floor plan import,
+ * both sides, through the API.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();

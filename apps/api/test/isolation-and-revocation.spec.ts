@@ -3,8 +3,9 @@ import { Harness, type TestLocation } from './support/harness';
 import { P, nextUpdatedAt, reservation } from './support/wire';
 
 /**
- * Decisions section 3: a key never sees, changes or collides with another location's
- * reservations, tables, orders or events; section 8: a revoked key is refused from then on.
+ * docs/reference/provider-api.md#location-isolation: a key never sees, changes or collides with
+ * another location's reservations, tables, orders or events;
+ * docs/reference/provider-api.md#authentication: a revoked key is refused from then on.
  */
 let h: Harness;
 beforeAll(async () => {

@@ -2,7 +2,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { P, reservation } from './support/wire';
 
-/** Decisions section 5 (and the delivery list of section 7): query parameters and their bounds. */
+/**
+ * docs/reference/provider-api.md#list-reservations (and #list-deliveries): query parameters and
+ * their bounds.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();

@@ -68,7 +68,16 @@ describe('Floor plan', () => {
 });
 
 describe('Webhook endpoint', () => {
-  const ENDPOINT_KEYS = ['createdAt', 'events', 'secret', 'updatedAt', 'url'];
+  const ENDPOINT_KEYS = [
+    'createdAt',
+    'disabledAt',
+    'disabledReason',
+    'events',
+    'secret',
+    'status',
+    'updatedAt',
+    'url',
+  ];
   const ALL_EVENTS = ['floorplan.published', 'table.occupied', 'table.freed', 'table.spend_updated'];
 
   it('When an endpoint is registered, read, replaced, rotated and deleted, then each answers in its documented form', async () => {
@@ -83,8 +92,11 @@ describe('Webhook endpoint', () => {
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+={0,2}$/),
       createdAt: expect.stringMatching(UTC_MILLIS),
       updatedAt: expect.stringMatching(UTC_MILLIS),
+      status: 'enabled',
+      disabledAt: null,
+      disabledReason: null,
     });
-    expect(put.body.events).toHaveLength(4);
+    expect(put.body.events).toHaveLength(6);
     expect(Buffer.from(put.body.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
 
     const got = await loc.api.get(`${P}/webhook-endpoint`).expect(200);

@@ -3,9 +3,10 @@ import { Harness, type TestLocation } from './support/harness';
 import { P, planImport, reservation, type Json } from './support/wire';
 
 /**
- * Concurrent requests over HTTP on real PostgreSQL (decisions sections 3 and 4): writes
- * to one reservation serialise and the newest `updatedAt` wins; a table holds at most one
- * open order; an externalId is created once.
+ * Concurrent requests over HTTP on real PostgreSQL
+ * (docs/reference/provider-api.md#atomicity-and-concurrency): writes to one reservation serialise
+ * and the newest `updatedAt` wins; a table holds at most one open order; an externalId is created
+ * once.
  */
 let h: Harness;
 beforeAll(async () => {

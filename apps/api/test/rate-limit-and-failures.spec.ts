@@ -6,9 +6,9 @@ import { Harness, type TestLocation } from './support/harness';
 import { B, P, reservation } from './support/wire';
 
 /**
- * Decisions section 2's added codes: 429 rate_limited with Retry-After (a second API with
- * a small RATE_LIMIT_RPS), and 500/503 internal_error that never show internals (an API
- * whose database goes away, or whose schema is broken under it).
+ * docs/reference/errors.md: rate_limited and internal_error: 429 rate_limited with Retry-After (a
+ * second API with a small RATE_LIMIT_RPS), and 500/503 internal_error that never show internals (an
+ * API whose database goes away, or whose schema is broken under it).
  */
 let h: Harness;
 beforeAll(async () => {
@@ -34,8 +34,8 @@ describe('429 rate_limited', () => {
   let limited: Harness;
   let loc: TestLocation;
   beforeAll(async () => {
-    // 1 request a second per key, a burst of 2.
-    limited = await Harness.beside(h, { RATE_LIMIT_RPS: '1' });
+    // 2 requests per one-second window per key, counted in this API process.
+    limited = await Harness.beside(h, { RATE_LIMIT_RPS: '2' });
   });
   afterAll(async () => {
     await limited?.stop();
@@ -44,29 +44,53 @@ describe('429 rate_limited', () => {
     loc = await h.location();
   });
 
-  it('When a key exceeds its burst, then 429 rate_limited with a whole-second Retry-After, and it passes again after that wait', async () => {
+  it('When a key exceeds its window, then 429 rate_limited with a whole-second Retry-After, and it passes again after that wait', async () => {
     const api = limited.client(loc.key);
-    await api.get(`${P}/floorplan`).expect(200);
-    await api.get(`${P}/floorplan`).expect(200);
+    const first = await api.get(`${P}/floorplan`).expect(200);
+    const second = await api.get(`${P}/floorplan`).expect(200);
 
     const refused = await api.post(`${P}/reservations`).send(reservation());
 
     expectEnvelope(refused, 429, 'rate_limited');
     expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect([first, second, refused].map((r) => r.headers['x-ratelimit-limit'])).toEqual(['2', '2', '2']);
+    expect([first, second, refused].map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['1', '0', '0']);
+    for (const res of [first, second, refused]) expect(res.headers['x-ratelimit-reset']).toMatch(/^[01]$/);
     await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
     await api.get(`${P}/floorplan`).expect(200);
   });
 
-  it('When one key is limited, then another key, the operator surface and the OpenAPI document still answer', async () => {
+  it('When one key is limited, then another key, the operator surface and the OpenAPI document still answer, the last two without rate-limit headers', async () => {
     const other = await h.location({ plan: 'none' });
     const api = limited.client(loc.key);
     await api.get(`${P}/floorplan`);
     await api.get(`${P}/floorplan`);
     expectEnvelope(await api.get(`${P}/floorplan`), 429, 'rate_limited');
 
-    await limited.client(other.key).get(`${P}/webhook-deliveries`).expect(200);
-    for (let i = 0; i < 3; i += 1) await limited.operator.get(`${B}/locations/${loc.id}/orders`).expect(200);
-    for (let i = 0; i < 3; i += 1) await limited.anonymous.get(`${P}/openapi.json`).expect(200);
+    const otherKey = await limited.client(other.key).get(`${P}/webhook-deliveries`).expect(200);
+    expect(otherKey.headers['x-ratelimit-remaining']).toBe('1');
+    for (let i = 0; i < 3; i += 1) {
+      const ops = await limited.operator.get(`${B}/locations/${loc.id}/orders`).expect(200);
+      const doc = await limited.anonymous.get(`${P}/openapi.json`).expect(200);
+      expect([ops.headers['x-ratelimit-limit'], doc.headers['x-ratelimit-limit']]).toEqual([
+        undefined,
+        undefined,
+      ]);
+    }
+  });
+
+  it('When an authenticated request fails for another reason, then its answer carries the rate-limit headers too; a 401 does not', async () => {
+    const api = limited.client(loc.key);
+
+    const unknown = await api.put(`${P}/reservations/nope`).send(reservation({ externalId: 'nope' }));
+    const unauthenticated = await limited
+      .client('test_sk_live_DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD')
+      .get(`${P}/floorplan`);
+
+    expectEnvelope(unknown, 404, 'unknown_reservation');
+    expect(unknown.headers['x-ratelimit-remaining']).toBe('1');
+    expectEnvelope(unauthenticated, 401, 'unauthorized');
+    expect(unauthenticated.headers['x-ratelimit-limit']).toBeUndefined();
   });
 
   it('When a limited key sends a malformed body, then 429 comes first; an unknown key gets 401, never 429', async () => {
@@ -95,7 +119,7 @@ describe('500 and 503 internal_error', () => {
       const api = broken.client(loc.key);
       await api.get(`${P}/floorplan`).expect(200);
 
-      await broken.runtime.db.destroy();
+      await broken.runtime.db.dataSource.destroy();
 
       for (const res of [
         await api.post(`${P}/reservations`).send(reservation()),

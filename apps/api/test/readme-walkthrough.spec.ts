@@ -93,6 +93,16 @@ describe('the README walkthrough', () => {
     expect(out).toMatch(/verified table\.occupied .*"reservationExternalId":"r-1001"/);
     expect(out).toMatch(/verified table\.freed .*"reason":"moved"/);
     expect(out).toMatch(/verified table\.spend_updated .*"covers":3/);
+    // The till part: the deposit from seating, an item, a payment with a tip, the close.
+    expect(out).toMatch(/"tender":"deposit"/);
+    expect(out).toMatch(
+      /"status":"closed".*"check":\{.*"tipMinor":500,"tender":"card".*"subtotalMinor":9000,"discountMinor":0,"taxMinor":818,"totalMinor":9000,"tipMinor":500,"paidMinor":9000,"balanceMinor":0\}/,
+    );
+    // Webhook bodies keep no key order (the outbox stores them as jsonb): look ahead for each field.
+    expect(out).toMatch(/verified table\.spend_updated (?=.*"subtotalMinor":9000)(?=.*"paidMinor":9000)/);
+    expect(out).toMatch(
+      /verified order\.closed (?=.*"reservationExternalId":"r-1001")(?=.*"tender":"deposit")(?=.*"balanceMinor":0)/,
+    );
     expect(out).not.toContain('refused a delivery');
 
     // Graceful shutdown on SIGTERM.

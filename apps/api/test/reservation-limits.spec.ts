@@ -14,9 +14,9 @@ import {
 } from './support/wire';
 
 /**
- * Both sides of every bound of the spec's Limits table and decisions section 1, through
- * POST /reservations: an accepted value is echoed exactly as sent, a refused one is
- * `422 validation_failed` with a detail at its JSON Pointer.
+ * Both sides of every bound in docs/reference/provider-api.md#reservation-fields and
+ * limits-and-formats.md, through POST /reservations: an accepted value is echoed exactly as sent, a
+ * refused one is `422 validation_failed` with a detail at its JSON Pointer.
  */
 let h: Harness;
 beforeAll(async () => {

@@ -2,7 +2,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { P, nextUpdatedAt, reservation, type Json } from './support/wire';
 
-/** Decisions section 4 through the API: what a reservation write does to the till order. */
+/**
+ * docs/reference/provider-api.md#tables-orders-and-occupancy through the API: what a reservation
+ * write does to the till order.
+ */
 let h: Harness;
 beforeAll(async () => {
   h = await Harness.start();

@@ -2,7 +2,10 @@ import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
 import { P } from './support/wire';
 
-/** Decisions section 7: what PUT /webhook-endpoint accepts, in production settings and in the permissive test ones. */
+/**
+ * docs/reference/provider-api.md#register-the-endpoint: what PUT /webhook-endpoint accepts, in
+ * production settings and in the permissive test ones.
+ */
 let permissive: Harness;
 let strict: Harness;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { Receiver, verified, type Received } from './support/receiver';
 import { P, UTC_MILLIS, reservation, type Json } from './support/wire';
 
 /**
- * Decisions section 7 through the API, in-process delivery (no REDIS_URL): the provider
+ * docs/reference/webhooks.md through the API, in-process delivery (no REDIS_URL): the provider
  * registers an endpoint, acts, and a real receiver on 127.0.0.1 gets signed events that
  * the reference `standardwebhooks` verifier accepts.
  */
@@ -83,7 +83,7 @@ const hookedEvents = (events: Json[]) =>
 const sequences = (events: Json[]) =>
   events.map((e) => (e['data'] as Json)['locationEventSequence'] as number);
 
-it('When a reservation is seated, then the receiver gets a verifiable table.occupied carrying the data decisions section 7 lists', async () => {
+it('When a reservation is seated, then the receiver gets a verifiable table.occupied carrying the data the reference lists', async () => {
   const { loc, path, waitFor } = await hooked();
   const body = reservation({ status: 'seated', tableIds: [loc.tables[0]], covers: 3 });
 
@@ -111,17 +111,55 @@ it('When a reservation is seated, then the receiver gets a verifiable table.occu
   expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
 });
 
-it('When the operator publishes, then the receiver gets floorplan.published with the version and publishedAt of the publish', async () => {
+it('When the operator publishes, then the receiver gets floorplan.published with the version, publishedAt and changes of the publish', async () => {
   const { loc, waitFor } = await hooked('draft');
 
   const published = await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+  await h.operator
+    .patch(loc.ops(`/tables/${loc.tables[1]}`))
+    .send({ label: 'Window' })
+    .expect(200);
+  await h.operator
+    .patch(loc.ops(`/tables/${loc.tables[2]}`))
+    .send({ active: false })
+    .expect(200);
+  const republished = await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
 
-  const [event] = await waitFor(1, 'floorplan.published');
-  expect(event).toEqual({
+  const [first, second] = hookedEvents(await waitFor(2, 'two floorplan.published'));
+  expect(first).toEqual({
     type: 'floorplan.published',
     timestamp: published.body.publishedAt,
-    data: { version: 1, publishedAt: published.body.publishedAt, locationEventSequence: expect.any(Number) },
+    data: {
+      version: 1,
+      publishedAt: published.body.publishedAt,
+      changes: {
+        added: expect.arrayContaining(loc.tables),
+        deactivated: [],
+        reactivated: [],
+        relabelled: [],
+        updated: [],
+      },
+      locationEventSequence: expect.any(Number),
+    },
   });
+  expect(((first!['data'] as Json)['changes'] as Json)['added']).toHaveLength(loc.tables.length);
+  expect(second).toEqual({
+    type: 'floorplan.published',
+    timestamp: republished.body.publishedAt,
+    data: {
+      version: 2,
+      publishedAt: republished.body.publishedAt,
+      changes: {
+        added: [],
+        deactivated: [loc.tables[2]],
+        reactivated: [],
+        relabelled: [{ tableId: loc.tables[1], from: expect.any(String), to: 'Window' }],
+        updated: [],
+      },
+      locationEventSequence: expect.any(Number),
+    },
+  });
+  expect(validator.webhookEventBody(second)).toEqual({ ok: true, value: second });
 });
 
 it('When the till opens, bills, moves and closes an order, then every event arrives verified, in a strictly increasing sequence', async () => {
@@ -137,7 +175,7 @@ it('When the till opens, bills, moves and closes an order, then every event arri
     .expect(200);
   await h.operator.post(loc.ops(`/orders/${order['id']}/close`)).expect(200);
 
-  const events = await waitFor(5);
+  const events = await waitFor(6);
 
   const seq = sequences(events).sort((a, b) => a - b);
   for (let i = 1; i < seq.length; i += 1) expect(seq[i]).toBeGreaterThan(seq[i - 1]!);
@@ -148,6 +186,7 @@ it('When the till opens, bills, moves and closes an order, then every event arri
     ['table.freed', 'moved'],
     ['table.occupied', null],
     ['table.freed', 'closed'],
+    ['order.closed', null],
   ]);
   expect(ordered[1]!['data']).toEqual({
     tableIds: [loc.tables[0]],
@@ -157,6 +196,14 @@ it('When the till opens, bills, moves and closes an order, then every event arri
     currency: 'EUR',
     covers: 2,
     occurredAt: expect.stringMatching(UTC_MILLIS),
+    totals: {
+      subtotalMinor: 5000,
+      discountMinor: 0,
+      taxMinor: 0,
+      tipMinor: 0,
+      paidMinor: 0,
+      balanceMinor: 5000,
+    },
     locationEventSequence: expect.any(Number),
   });
   expect(ordered[2]!['data']).toMatchObject({
@@ -166,6 +213,77 @@ it('When the till opens, bills, moves and closes an order, then every event arri
   });
   expect(ordered[3]!['data']).toMatchObject({ tableId: loc.tables[1], orderId: order['id'], covers: 2 });
   for (const event of events) expect(validator.webhookEventBody(event).ok).toBe(true);
+});
+
+it('When the till writes a check, sets the service status and closes, then spend_updated carries the totals of each answer, status_changed and order.closed arrive verified', async () => {
+  const { loc, waitFor } = await hooked();
+  const body = reservation({
+    status: 'seated',
+    tableIds: [loc.tables[0]],
+    covers: 2,
+    prepayment: { prepaidMinor: 1500, currency: 'EUR' },
+  });
+  const orderId = (await loc.api.post(`${P}/reservations`).send(body).expect(201)).body.reservation
+    .linkedOrderId;
+  const till = (path: string, send: Json) =>
+    h.operator
+      .post(loc.ops(`/orders/${orderId}${path}`))
+      .send(send)
+      .expect(200);
+  const answers = [
+    await till('/items', { label: 'Menu', amountMinor: 3500, quantity: 2, taxRateBps: 1000, course: 'main' }),
+    await till('/discounts', { label: 'Regulars', amountMinor: 600 }),
+    await till('/payments', { amountMinor: 4900, tipMinor: 500, tender: 'card' }),
+  ].map((res) => res.body.check as Json);
+  await till('/service-status', { status: 'paid' });
+  const closed = (await h.operator.post(loc.ops(`/orders/${orderId}/close`)).expect(200)).body;
+
+  const events = hookedEvents(await waitFor(8));
+
+  expect(events.map((e) => e['type'])).toEqual([
+    'table.occupied',
+    'table.spend_updated',
+    'table.spend_updated',
+    'table.spend_updated',
+    'table.spend_updated',
+    'table.status_changed',
+    'table.freed',
+    'order.closed',
+  ]);
+  const totalsOf = (check: Json) => {
+    const { subtotalMinor, discountMinor, taxMinor, tipMinor, paidMinor, balanceMinor } = check;
+    return { subtotalMinor, discountMinor, taxMinor, tipMinor, paidMinor, balanceMinor };
+  };
+  // The deposit opened the check; then one spend_updated per write, each with that answer's totals.
+  expect((events[1]!['data'] as Json)['totals']).toMatchObject({ paidMinor: 1500, balanceMinor: -1500 });
+  events.slice(2, 5).forEach((event, n) => {
+    expect(event['data']).toMatchObject({
+      spendMinor: answers[n]!['totalMinor'],
+      totals: totalsOf(answers[n]!),
+    });
+  });
+  expect(events[5]!['data']).toMatchObject({
+    orderId,
+    serviceStatus: 'paid',
+    reservationExternalId: body['externalId'],
+  });
+  expect(events[7]).toEqual({
+    type: 'order.closed',
+    timestamp: closed.closedAt,
+    data: {
+      orderId,
+      reservationExternalId: body['externalId'],
+      tableIds: [loc.tables[0]],
+      covers: 2,
+      currency: 'EUR',
+      openedAt: closed.openedAt,
+      closedAt: closed.closedAt,
+      check: closed.check,
+      locationEventSequence: expect.any(Number),
+    },
+  });
+  expect(closed.check).toMatchObject({ totalMinor: 6400, paidMinor: 6400, tipMinor: 500, balanceMinor: 0 });
+  for (const event of events) expect(validator.webhookEventBody(event)).toEqual({ ok: true, value: event });
 });
 
 it('When the provider moves a seated reservation and the till voids its order, then freed (moved), occupied, spend_updated and freed (voided) follow', async () => {
@@ -299,6 +417,55 @@ it('When the receiver keeps failing, then the delivery is retried with one webho
     expect(done.attempts.at(-1)).toMatchObject({ responseStatus: 204, error: null });
     expect(new Set(receiver.at(path).map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect((await waitFor(1))[0]!['type']).toBe('table.occupied');
+  } finally {
+    receiver.status = () => 204;
+  }
+});
+
+it('When every attempt has failed for WEBHOOK_DISABLE_AFTER_HOURS, then the endpoint is disabled and says why, events are still kept, and a PUT re-enables it', async () => {
+  const { loc, path } = await hooked();
+  receiver.status = (request: Received) => (request.path === path ? 503 : 204);
+  try {
+    await h.walkIn(loc, [loc.tables[0]!]);
+    await receiver.until(
+      () => (receiver.at(path).length > 0 ? true : undefined),
+      10_000,
+      'a first failed attempt',
+    );
+    // The run of failures began long ago (a receiver down for days): the next failure disables.
+    await h.db.dataSource.query(
+      `UPDATE webhook_endpoints SET failing_since = now() - interval '121 hours' WHERE location_id = $1`,
+      [loc.id],
+    );
+    const disabled = await eventually(async () => {
+      const r = await loc.api.get(`${P}/webhook-endpoint`).expect(200);
+      return r.body.status === 'disabled' ? r.body : undefined;
+    });
+    const tried = receiver.at(path).length;
+    await h.walkIn(loc, [loc.tables[1]!]);
+    const kept = await h.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM outbox_events WHERE location_id = $1 AND type = 'table.occupied'`,
+      [loc.id],
+    );
+
+    expect(disabled).toMatchObject({
+      status: 'disabled',
+      disabledAt: expect.stringMatching(UTC_MILLIS),
+      disabledReason: 'every delivery attempt failed for 120 hours',
+    });
+    expect(kept).toEqual([{ n: 2 }]);
+    receiver.status = () => 204;
+    const reenabled = await loc.api
+      .put(`${P}/webhook-endpoint`)
+      .send({ url: `${receiver.origin}${path}` })
+      .expect(200);
+    expect(reenabled.body).toMatchObject({ status: 'enabled', disabledAt: null, disabledReason: null });
+    await h.walkIn(loc, [loc.tables[2]!]);
+    await receiver.until(
+      () => (receiver.at(path).length > tried ? true : undefined),
+      10_000,
+      'a delivery after re-enabling',
+    );
   } finally {
     receiver.status = () => 204;
   }

@@ -1,8 +1,13 @@
 import { Container } from 'inversify';
-import type { DataSource } from 'typeorm';
-import { createDataSource, createPersistence, runMigrations, type Persistence } from '@pis/persistence';
-import { databaseModeCipher, RandomIdGenerator, type Config, type Logger } from '@pis/runtime';
-import { QueuedDelivery, type Resolver } from '@pis/webhooks';
+import {
+  createPersistence,
+  openDatabase,
+  runMigrations,
+  type Database,
+  type Persistence,
+} from '@pis/persistence';
+import { databaseModeCipher, ServiceMetrics, SystemClock, type Config, type Logger } from '@pis/runtime';
+import { deliverySettingsFrom, QueuedDelivery, RetentionLoop, type Resolver } from '@pis/webhooks';
 import { TOKENS } from './tokens';
 import type { WorkerSettings } from './worker-settings';
 
@@ -26,45 +31,66 @@ export function buildWorkerContainer(
   c.bind<WorkerSettings>(TOKENS.Settings).toConstantValue(settings);
   c.bind<Logger>(TOKENS.Logger).toConstantValue(logger);
 
-  c.bind<DataSource>(TOKENS.DataSource).toDynamicValue(async () => {
-    // Attempts in flight each hold a connection only while they read or record.
-    const db = await createDataSource({
-      databaseUrl: settings.databaseUrl,
-      poolSize: Math.min(50, Math.max(10, Math.ceil(settings.concurrency / 2))),
-      applicationName: 'pis-worker',
-    });
+  c.bind<Database>(TOKENS.Database).toResolvedValue(async () => {
+    // Attempts in flight each hold a connection only while they claim or record.
+    const db = await openDatabase(
+      {
+        databaseUrl: settings.databaseUrl,
+        directUrl: config.databaseDirectUrl,
+        preparedStatements: config.databasePreparedStatements,
+        poolSize: Math.min(50, Math.max(10, Math.ceil(settings.concurrency / 2))),
+        applicationName: 'pis-worker',
+      },
+      {
+        onListenerLost: (err) =>
+          logger.warn({ err }, 'the database listening connection was lost; reconnecting'),
+      },
+    );
     const applied = await runMigrations(db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
     return db;
   });
 
-  c.bind<Persistence>(TOKENS.Persistence).toDynamicValue(async (ctx) =>
-    createPersistence(await ctx.getAsync<DataSource>(TOKENS.DataSource), {
-      cipher: databaseModeCipher(config),
-    }),
+  c.bind<Persistence>(TOKENS.Persistence).toResolvedValue(
+    (db: Database) => createPersistence(db, { cipher: databaseModeCipher(config) }),
+    [TOKENS.Database],
   );
 
-  c.bind<QueuedDelivery>(TOKENS.Delivery).toDynamicValue(async (ctx) => {
-    const db = await ctx.getAsync<DataSource>(TOKENS.DataSource);
-    const persistence = await ctx.getAsync<Persistence>(TOKENS.Persistence);
-    const ids = new RandomIdGenerator();
-    return new QueuedDelivery({
-      db,
-      endpoints: persistence.queries.webhooks,
-      logger,
-      resolver: overrides.resolver,
-      redisUrl: settings.redisUrl,
-      prefix: settings.queuePrefix,
-      concurrency: settings.concurrency,
-      databaseUrl: settings.databaseUrl,
-      newId: () => ids.uuid(),
-      settings: {
-        retryDelaysMs: config.webhookRetryDelaysMs,
-        timeoutMs: config.webhookTimeoutMs,
-        allowPrivateUrls: config.webhookAllowPrivateUrls,
-        allowInsecureUrls: config.webhookAllowInsecureUrls,
-      },
-    });
-  });
+  c.bind<ServiceMetrics>(TOKENS.Metrics).toResolvedValue(
+    (db: Database, persistence: Persistence) =>
+      new ServiceMetrics({
+        token: config.metricsToken,
+        sources: { backlog: persistence.backlog, pools: () => db.poolUsage() },
+        logger,
+      }),
+    [TOKENS.Database, TOKENS.Persistence],
+  );
+
+  c.bind<QueuedDelivery>(TOKENS.Delivery).toResolvedValue(
+    (persistence: Persistence, metrics: ServiceMetrics) =>
+      new QueuedDelivery({
+        store: persistence.pipeline,
+        endpoints: persistence.queries.webhooks,
+        logger,
+        resolver: overrides.resolver,
+        redisUrl: settings.redisUrl,
+        prefix: settings.queuePrefix,
+        concurrency: settings.concurrency,
+        settings: deliverySettingsFrom(config),
+        observer: metrics.attemptObserver,
+      }),
+    [TOKENS.Persistence, TOKENS.Metrics],
+  );
+
+  c.bind<RetentionLoop>(TOKENS.Retention).toResolvedValue(
+    (persistence: Persistence) =>
+      new RetentionLoop({
+        retention: persistence.retention,
+        clock: new SystemClock(),
+        retentionDays: config.eventRetentionDays,
+        logger,
+      }),
+    [TOKENS.Persistence],
+  );
   return c;
 }

@@ -2,14 +2,15 @@ import { ConfigError, createLogger, loadConfig } from '@pis/runtime';
 import { createWorkerRuntime } from './worker-runtime';
 import { loadWorkerSettings } from './worker-settings';
 
-/** `pnpm start:worker`: the webhook worker deployment (decisions section 9). */
+/** `pnpm start:worker`: the webhook worker deployment (docs/reference/running.md#deployments). */
 async function main(): Promise<void> {
   const { config, settings } = readConfigurationOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const runtime = await createWorkerRuntime(config, settings, logger);
-  await runtime.start();
+  const { metricsPort } = await runtime.start();
   logger.info(
     {
+      metricsPort,
       queuePrefix: settings.queuePrefix,
       concurrency: settings.concurrency,
       retryDelaysMs: config.webhookRetryDelaysMs,

@@ -3,7 +3,9 @@ export const TOKENS = {
   Config: Symbol.for('pis.worker.Config'),
   Settings: Symbol.for('pis.worker.Settings'),
   Logger: Symbol.for('pis.worker.Logger'),
-  DataSource: Symbol.for('pis.worker.DataSource'),
+  Database: Symbol.for('pis.worker.Database'),
   Persistence: Symbol.for('pis.worker.Persistence'),
   Delivery: Symbol.for('pis.worker.Delivery'),
+  Retention: Symbol.for('pis.worker.Retention'),
+  Metrics: Symbol.for('pis.worker.Metrics'),
 } as const;

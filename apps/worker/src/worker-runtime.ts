@@ -1,15 +1,17 @@
-import type { DataSource } from 'typeorm';
-import type { Config, Logger } from '@pis/runtime';
-import type { QueuedDelivery } from '@pis/webhooks';
+import type { Database } from '@pis/persistence';
+import type { Config, Logger, ServiceMetrics } from '@pis/runtime';
+import type { QueuedDelivery, RetentionLoop } from '@pis/webhooks';
 import { buildWorkerContainer, type WorkerOverrides } from './container';
+import { startMetricsServer, type MetricsServer } from './metrics-server';
 import { TOKENS } from './tokens';
 import type { WorkerSettings } from './worker-settings';
 
 export interface WorkerRuntime {
   delivery: QueuedDelivery;
-  db: DataSource;
-  /** Starts the outbox relay, the enqueuer and the BullMQ worker. */
-  start(): Promise<void>;
+  db: Database;
+  metrics: ServiceMetrics;
+  /** Starts the metrics listener, the outbox relay, the enqueuer and the BullMQ worker; answers the metrics port. */
+  start(): Promise<{ metricsPort: number }>;
   /** Stops taking work, lets attempts in flight finish (up to a deadline), closes Redis and PostgreSQL. */
   stop(): Promise<void>;
 }
@@ -22,15 +24,30 @@ export async function createWorkerRuntime(
   overrides: WorkerOverrides = {},
 ): Promise<WorkerRuntime> {
   const container = buildWorkerContainer(config, settings, logger, overrides);
-  const db = await container.getAsync<DataSource>(TOKENS.DataSource);
+  const db = await container.getAsync<Database>(TOKENS.Database);
   const delivery = await container.getAsync<QueuedDelivery>(TOKENS.Delivery);
+  const metrics = await container.getAsync<ServiceMetrics>(TOKENS.Metrics);
+  const retention = await container.getAsync<RetentionLoop>(TOKENS.Retention);
+  let server: MetricsServer | null = null;
+  const ready = async () => {
+    await db.query('SELECT 1');
+    return true;
+  };
   return {
     delivery,
     db,
-    start: () => delivery.start(),
+    metrics,
+    async start() {
+      server = await startMetricsServer(metrics, ready, settings.metricsPort, logger);
+      await delivery.start();
+      retention.start();
+      return { metricsPort: server.port };
+    },
     async stop() {
+      await retention.stop();
       await delivery.stop();
-      if (db.isInitialized) await db.destroy();
+      await server?.close();
+      await db.close();
       await container.unbindAll();
     },
   };

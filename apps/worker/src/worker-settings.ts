@@ -6,8 +6,10 @@ export interface WorkerSettings {
   redisUrl: string;
   /** `WEBHOOK_QUEUE_PREFIX` (default `pis`): the Redis key prefix of the delivery queue. */
   queuePrefix: string;
-  /** `WEBHOOK_WORKER_CONCURRENCY` (default 32): attempts in flight in this process. */
+  /** `WEBHOOK_WORKER_CONCURRENCY` (default 64, decision 0140): attempts in flight in this process. */
   concurrency: number;
+  /** `WORKER_METRICS_PORT` (default 9464; 0: any free port, logged at start): `/metrics`, `/healthz`, `/readyz`. */
+  metricsPort: number;
 }
 
 /** Reads the worker's own variables and requires what the shared configuration leaves optional. */
@@ -27,11 +29,22 @@ export function loadWorkerSettings(config: Config, env: NodeJS.ProcessEnv): Work
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(queuePrefix)) {
     problems.push('WEBHOOK_QUEUE_PREFIX must be 1-64 letters, digits, dots, dashes or underscores');
   }
-  const concurrencyText = env['WEBHOOK_WORKER_CONCURRENCY']?.trim() || '32';
+  const concurrencyText = env['WEBHOOK_WORKER_CONCURRENCY']?.trim() || '64';
   const concurrency = Number(concurrencyText);
   if (!/^\d+$/.test(concurrencyText) || concurrency < 1 || concurrency > 1000) {
     problems.push(`WEBHOOK_WORKER_CONCURRENCY must be an integer from 1 to 1000 (got "${concurrencyText}")`);
   }
+  const metricsPortText = env['WORKER_METRICS_PORT']?.trim() || '9464';
+  const metricsPort = Number(metricsPortText);
+  if (!/^\d+$/.test(metricsPortText) || metricsPort > 65535) {
+    problems.push(`WORKER_METRICS_PORT must be an integer from 0 to 65535 (got "${metricsPortText}")`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
-  return { databaseUrl: config.databaseUrl!, redisUrl: config.redisUrl!, queuePrefix, concurrency };
+  return {
+    databaseUrl: config.databaseUrl!,
+    redisUrl: config.redisUrl!,
+    queuePrefix,
+    concurrency,
+    metricsPort,
+  };
 }

@@ -10,7 +10,7 @@ import {
 } from '../../../packages/webhooks/test/support/harness';
 import { Receiver } from '../../../packages/webhooks/test/support/receiver';
 import { dropPrefix, testPrefix } from '../../../packages/webhooks/test/support/redis';
-import { OwnRedis } from './support/own-redis';
+import { OwnRedis } from '../../../packages/webhooks/test/support/own-redis';
 import { oneTo, sequencesOf, sleep, SHARED_REDIS_URL, workerEnv } from './support/worker-env';
 import { WorkerProcess } from './support/worker-process';
 
@@ -105,6 +105,54 @@ describe('the worker under faults', () => {
 
       expect(arrivedBeforeOutage).toBeLessThan(1_000);
       await expectEveryEventDelivered(locationId, 1_000);
+    } finally {
+      await redis.down();
+    }
+  });
+
+  it('When Redis is killed with thousands of jobs waiting and comes back empty, then every delivery is enqueued again at once and attempted within one lease plus the backlog, with no duplicate beyond the attempts in flight', async () => {
+    const redis = await OwnRedis.start();
+    try {
+      const total = 4_000;
+      const concurrency = 8;
+      const leaseMs = 2 * 1_000 + 5_000; // 2 x WEBHOOK_TIMEOUT_MS + 5 s
+      const locationId = await givenLocation(h);
+      await givenEndpoint(h, locationId, receiver.url);
+      receiver.respond = () => ({ status: 204, delayMs: 20 });
+      const worker = await WorkerProcess.start({
+        ...workerEnv(h, redis.url, newPrefix()),
+        WEBHOOK_WORKER_CONCURRENCY: String(concurrency),
+      });
+      workers.push(worker);
+      const started = Date.now();
+      for (let sent = 0; sent < total; sent += 500) await appendEvents(h, locationId, occupiedEvents(500));
+      await receiver.waitFor(() => receiver.ids().size >= 300, 60_000, '300 deliveries before the kill');
+      const ratePerMs = receiver.ids().size / (Date.now() - started);
+
+      await redis.down();
+      const arrivedBeforeLoss = receiver.ids().size;
+      await redis.up();
+      const back = Date.now();
+      const requestsAtLoss = receiver.requests.length;
+      await receiver.waitFor(
+        () => receiver.requests.length > requestsAtLoss + concurrency,
+        60_000,
+        'attempts after the loss',
+      );
+      const resumedAfterMs = Date.now() - back;
+      await receiver.waitFor(() => receiver.ids().size === total, 120_000, `${total} distinct webhook-ids`);
+      const tookMs = Date.now() - back;
+
+      // The stated bound (decision 0050): one lease, then the backlog at the delivery rate.
+      const boundMs = leaseMs + (total - arrivedBeforeLoss) / ratePerMs;
+      expect(arrivedBeforeLoss).toBeLessThan(total / 2);
+      expect(sequencesOf(receiver.requests)).toEqual(oneTo(total));
+      // Attempts resume at once (the enqueuer sees the reset at its next round), not when the
+      // deliveries have become overdue.
+      expect(resumedAfterMs).toBeLessThan(leaseMs);
+      expect(tookMs).toBeLessThan(2 * boundMs);
+      expect(receiver.requests.length - receiver.ids().size).toBeLessThanOrEqual(concurrency);
+      await waitUntil(async () => (await deliveries(h, locationId)).every((d) => d.status === 'succeeded'));
     } finally {
       await redis.down();
     }

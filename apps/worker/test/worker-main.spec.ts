@@ -5,6 +5,7 @@ import {
   givenLocation,
   oneEventOfEveryType,
   openHarness,
+  relayAll,
   type Harness,
 } from '../../../packages/webhooks/test/support/harness';
 import { Receiver, verify } from '../../../packages/webhooks/test/support/receiver';
@@ -31,39 +32,47 @@ describe('pnpm start:worker (apps/worker/src/main.ts)', () => {
   );
 });
 
-describe('the worker process', () => {
-  const prefix = testPrefix('worker-main');
-  let h: Harness;
-  let receiver: Receiver;
-  let worker: WorkerProcess | null = null;
-
+/** A harness, a receiver and at most one worker process per describe, torn down after it. */
+function useWorkerWorld(prefixName: string) {
+  const world = {
+    prefix: testPrefix(prefixName),
+    h: null as unknown as Harness,
+    receiver: null as unknown as Receiver,
+    worker: null as WorkerProcess | null,
+  };
   beforeAll(async () => {
-    h = await openHarness();
-    receiver = await Receiver.start();
+    world.h = await openHarness();
+    world.receiver = await Receiver.start();
   });
   afterAll(async () => {
-    await worker?.stop('SIGKILL');
-    await receiver?.close();
-    await dropPrefix(prefix);
-    await h?.close();
+    await world.worker?.stop('SIGKILL');
+    await world.receiver?.close();
+    await dropPrefix(world.prefix);
+    await world.h?.close();
   });
+  return world;
+}
+
+describe('the worker process', () => {
+  const world = useWorkerWorld('worker-main');
 
   it('When events commit, then the worker delivers each, signed; on SIGTERM it finishes the attempt in flight and exits 0; its log holds no secret', async () => {
+    const { h, receiver, prefix } = world;
     const locationId = await givenLocation(h);
     const endpoint = await givenEndpoint(h, locationId, receiver.url);
     const secret = endpoint.secrets[0]!.secret;
-    worker = await WorkerProcess.start(workerEnv(h, SHARED_REDIS_URL, prefix));
+    const worker = (world.worker = await WorkerProcess.start(workerEnv(h, SHARED_REDIS_URL, prefix)));
 
     const stored = await appendEvents(h, locationId, oneEventOfEveryType());
-    await receiver.waitFor(() => receiver.ids().size === 4);
+    await receiver.waitFor(() => receiver.ids().size === stored.length);
     receiver.respond = () => ({ status: 204, delayMs: 700 });
     await appendEvents(h, locationId, oneEventOfEveryType().slice(0, 1));
-    await receiver.waitFor(() => receiver.ids().size === 5);
+    await receiver.waitFor(() => receiver.ids().size === stored.length + 1);
     const code = await worker.stop('SIGTERM');
     const done = await deliveries(h, locationId);
 
     expect(code).toBe(0);
-    expect(receiver.requests.slice(0, 4).map((r) => verify(r, secret))).toEqual(
+    expect(receiver.requests.slice(0, stored.length).map((r) => verify(r, secret))).toEqual(
       expect.arrayContaining(
         stored.map((e) => ({
           type: e.type,
@@ -72,9 +81,49 @@ describe('the worker process', () => {
         })),
       ),
     );
-    expect(done.map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+    expect(done.map((d) => d.status)).toEqual(Array(stored.length + 1).fill('succeeded'));
+    expect(worker.log).not.toContain('"level":50');
     expect(worker.log).toContain('"msg":"webhook attempt"');
     for (const secretValue of [secret, h.secretsKey, BACKOFFICE_TOKEN])
       expect(worker.log).not.toContain(secretValue);
+  });
+});
+
+describe('the worker process and recover', () => {
+  const world = useWorkerWorld('worker-recover');
+
+  it('When recover queues events again, then the worker delivers each once more with its original webhook-id and body, events from before the endpoint included', async () => {
+    const { h, receiver, prefix } = world;
+    const locationId = await givenLocation(h);
+    const before = await appendEvents(h, locationId, oneEventOfEveryType().slice(0, 2));
+    // Fanned out while no endpoint exists: these events have no delivery at all.
+    await relayAll(h);
+    const endpoint = await givenEndpoint(h, locationId, receiver.url);
+    const worker = (world.worker = await WorkerProcess.start(workerEnv(h, SHARED_REDIS_URL, prefix)));
+    const after = await appendEvents(h, locationId, oneEventOfEveryType().slice(2));
+    await receiver.waitFor(() => receiver.ids().size === after.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const firstRound = receiver.requests.length;
+    expect(firstRound).toBe(after.length);
+
+    const queued = await h.persistence.uow.run(async (tx) => {
+      const value = await tx.eventRecovery.requeue(endpoint, { afterSequence: 0 });
+      return { ok: true as const, value };
+    });
+    const all = [...before, ...after];
+    await receiver.waitFor(() => receiver.requests.length === firstRound + all.length);
+
+    expect(queued).toEqual({ ok: true, value: { queued: all.length } });
+    const again = receiver.requests.slice(firstRound);
+    const secret = endpoint.secrets[0]!.secret;
+    expect(again.map((r) => String(r.headers['webhook-id'])).sort()).toEqual(all.map((e) => e.id).sort());
+    for (const request of again) {
+      const event = all.find((e) => e.id === String(request.headers['webhook-id']))!;
+      expect(verify(request, secret)).toEqual({
+        type: event.type,
+        timestamp: event.occurredAt.toIso(),
+        data: { ...event.data, locationEventSequence: event.sequence },
+      });
+    }
   });
 });

@@ -1,11 +1,19 @@
 // Schemas: the single source of the wire format.
 export { componentSchemas, QUERY_SCHEMAS, type ComponentName, type QueryName } from './schemas/components';
 export { MAX_INT32 } from './schemas/primitives';
-export { RESERVATION_STATUS_VALUES } from './schemas/reservation.schema';
-export { TABLE_SHAPE_VALUES, DECORATION_KIND_VALUES } from './schemas/floor-plan-import.schema';
-export { ORDER_STATUS_VALUES } from './schemas/order.schema';
-export { EVENT_TYPE_VALUES, DELIVERY_STATUS_VALUES } from './schemas/webhook-endpoint.schema';
 export { ERROR_CODE_VALUES } from './schemas/error.schema';
+// The enumerations are the domain's (one definition each); these names stay for importers.
+export {
+  RESERVATION_STATUSES as RESERVATION_STATUS_VALUES,
+  TABLE_SHAPES as TABLE_SHAPE_VALUES,
+  DECORATION_KINDS as DECORATION_KIND_VALUES,
+  ORDER_STATUSES as ORDER_STATUS_VALUES,
+  EVENT_TYPES as EVENT_TYPE_VALUES,
+  DELIVERY_STATUSES as DELIVERY_STATUS_VALUES,
+  COURSES as COURSE_VALUES,
+  TENDERS as TENDER_VALUES,
+  SERVICE_STATUSES as SERVICE_STATUS_VALUES,
+} from '@pis/domain';
 export * from './wire-types';
 
 // Validation at the edge.
@@ -36,6 +44,8 @@ export {
   toWorkingPlanResponse,
   toTableResponse,
   toPublishResponse,
+  toPublishPreviewResponse,
+  toFloorPlanChangesResponse,
 } from './mappers/floor-plan-response.mapper';
 export {
   DEFAULT_CURRENCY,
@@ -43,6 +53,9 @@ export {
   toLocationResponse,
   toApiKeyResponse,
   toOrderItem,
+  toOrderDiscount,
+  toOrderPayment,
+  toCheckResponse,
   toOrderResponse,
   toOrderListResponse,
 } from './mappers/backoffice.mapper';
@@ -55,6 +68,13 @@ export {
 } from './mappers/webhook.mapper';
 export { toErrorBody, toFailureBody } from './mappers/error.mapper';
 export {
+  toEventFeedCommand,
+  toEventFeedResponse,
+  toRecoverFrom,
+  toRecoverResponse,
+  toTableStateResponse,
+} from './mappers/event-feed.mapper';
+export {
   encodeReservationCursor,
   decodeReservationCursor,
   encodeDeliveryCursor,
@@ -64,5 +84,11 @@ export {
 // The OpenAPI document and checks against it.
 export { buildOpenApiDocument, API_VERSION } from './openapi/build-openapi-document';
 export { operations, findOperation } from './openapi/operations';
+export {
+  SANDBOX_PREFIX,
+  SIMULATED_OPERATIONS,
+  sandboxOperationId,
+  sandboxOperations,
+} from './openapi/sandbox-operations';
 export type { OperationSpec, HttpMethod, ErrorStatus } from './openapi/operation-spec';
 export { createResponseValidator, responseValidator, type ResponseCheck } from './openapi/response-validator';

@@ -25,6 +25,8 @@ export type PublishedFloorPlanResponse = WireResponse<'PublishedFloorPlan'>;
 export type WorkingPlanResponse = WireResponse<'WorkingPlan'>;
 export type WorkingTableResponse = WireResponse<'WorkingTable'>;
 export type PublishResponse = WireResponse<'PublishResponse'>;
+export type PublishPreviewResponse = WireResponse<'PublishPreview'>;
+export type FloorPlanChangesResponse = WireResponse<'FloorPlanChanges'>;
 export type TablePatchRequest = WireRequest<'TablePatchRequest'>;
 
 export type WebhookEndpointRequest = WireRequest<'WebhookEndpointRequest'>;
@@ -33,11 +35,21 @@ export type DeliveryListQuery = WireRequest<'DeliveryListQuery'>;
 export type DeliveryListResponse = WireResponse<'DeliveryListResponse'>;
 export type DeliveryResponse = WireResponse<'Delivery'>;
 export type RedeliverResponse = WireResponse<'RedeliverResponse'>;
+export type WebhookTestResultResponse = WireResponse<'WebhookTestResult'>;
+export type WebhookTestEventBody = WireResponse<'WebhookTestEvent'>;
 export type WebhookEventBody =
   | WireResponse<'FloorplanPublishedEvent'>
   | WireResponse<'TableOccupiedEvent'>
   | WireResponse<'TableFreedEvent'>
-  | WireResponse<'TableSpendUpdatedEvent'>;
+  | WireResponse<'TableSpendUpdatedEvent'>
+  | WireResponse<'TableStatusChangedEvent'>
+  | WireResponse<'OrderClosedEvent'>;
+
+export type EventFeedQuery = WireRequest<'EventFeedQuery'>;
+export type EventFeedResponse = WireResponse<'EventFeedResponse'>;
+export type TableStateResponse = WireResponse<'TableStateResponse'>;
+export type RecoverRequest = WireRequest<'RecoverRequest'>;
+export type RecoverResponse = WireResponse<'RecoverResponse'>;
 
 export type LocationCreateRequest = WireRequest<'LocationCreateRequest'>;
 export type LocationResponse = WireResponse<'Location'>;
@@ -45,7 +57,11 @@ export type ApiKeyResponse = WireResponse<'ApiKey'>;
 export type OrderCreateRequest = WireRequest<'OrderCreateRequest'>;
 export type OrderItemRequest = WireRequest<'OrderItemRequest'>;
 export type OrderMoveRequest = WireRequest<'OrderMoveRequest'>;
+export type OrderDiscountRequest = WireRequest<'OrderDiscountRequest'>;
+export type OrderPaymentRequest = WireRequest<'OrderPaymentRequest'>;
+export type OrderServiceStatusRequest = WireRequest<'OrderServiceStatusRequest'>;
 export type OrderResponse = WireResponse<'Order'>;
+export type CheckResponse = WireResponse<'Check'>;
 export type OrderListQuery = WireRequest<'OrderListQuery'>;
 export type OrderListResponse = WireResponse<'OrderListResponse'>;
 

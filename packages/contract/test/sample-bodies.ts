@@ -1,6 +1,6 @@
 import type { FloorPlanImportRequest, ReservationRequest } from '../src/wire-types';
 
-/** Request bodies shaped like the spec's samples, for the contract's tests. */
+/** Request bodies shaped like a provider's real ones, for the contract's tests. */
 
 export const minimalReservationBody = (): ReservationRequest => ({
   externalId: 'ot-10001',

@@ -1,6 +1,19 @@
 export * from './shared/instant';
 export * from './shared/outcome';
 export * from './shared/id-set';
+export {
+  shape,
+  type Shape,
+  type Field,
+  type Fields,
+  type InstantText,
+  type Domain,
+  type Plain,
+  type Input,
+  type DomainOf,
+  type PlainOf,
+  type InputOf,
+} from './shared/shape';
 export * from './reservations/reservation';
 export * from './reservations/reservation-write';
 export * from './reservations/reservation-repository.port';
@@ -8,20 +21,32 @@ export * from './reservations/transactional-plain-writes';
 export * from './floorplan/floor-plan';
 export * from './floorplan/floor-plan-import';
 export * from './floorplan/floor-plan-publish';
+export * from './floorplan/floor-plan-changes';
 export * from './floorplan/table-edit';
 export * from './floorplan/table-check';
 export * from './floorplan/floor-plan-repository.port';
 export * from './orders/order';
+export * from './orders/check';
+export * from './orders/service-status';
+export * from './orders/till';
+export { checkData } from './orders/order-events';
 export * from './orders/order-repository.port';
 export * from './events/domain-event';
 export * from './events/outbox.port';
+export * from './events/event-feed.port';
+export * from './events/table-state';
 export * from './access/location';
+export * from './access/api-key';
 export * from './access/access-repository.port';
 export * from './webhooks/webhook-endpoint';
 export * from './webhooks/webhook-delivery';
 export * from './webhooks/webhook-endpoint-repository.port';
+export * from './webhooks/delivery-pipeline.port';
+export * from './webhooks/pipeline-backlog.port';
+export * from './webhooks/webhook-test.port';
 export * from './system/system.port';
 export * from './system/unit-of-work.port';
+export * from './system/unavailable-error';
 export * from './use-cases/deps';
 export * from './use-cases/use-case.types';
 export * from './use-cases/index';

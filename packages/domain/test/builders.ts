@@ -1,5 +1,6 @@
 import { Instant } from '../src/shared/instant';
 import type { Reservation, ReservationInput } from '../src/reservations/reservation';
+import { EMPTY_LINES, makeCheck } from '../src/orders/check';
 import type { Order } from '../src/orders/order';
 import type { Room, Table, WorkingPlan } from '../src/floorplan/floor-plan';
 
@@ -50,7 +51,8 @@ export function openOrderOn(tableIds: string[], overrides: Partial<Order> = {}):
     currency: 'EUR',
     status: 'open',
     reservationExternalId: null,
-    items: [],
+    check: makeCheck(EMPTY_LINES),
+    serviceStatus: null,
     openedAt: at('2026-11-21T19:00:00Z'),
     closedAt: null,
     ...overrides,

@@ -4,19 +4,26 @@ import type { Logger } from 'pino';
 import type { Deps } from '@pis/domain';
 import { operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
-import { principalOf, providerAuth } from './auth/provider-auth';
+import { consoleRoutes } from './console/console.routes';
+import { docsRoutes } from './docs/docs.routes';
+import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
+import type { KeyRateLimiter } from './middleware/key-rate-limiter';
+import { metricsEndpoint, requestTiming, type HttpMetrics } from './middleware/metrics';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { uuidParams } from './middleware/uuid-params';
 import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
-import { operationRoutes } from './routers/operation-routes';
+import { operationRoutes, type RouteGuards } from './routers/operation-routes';
+import { healthHandlers } from './routers/health.routes';
 import { providerHandlers } from './routers/provider.routes';
+import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
 
 export const PROVIDER_PREFIX = '/api/provider/v1';
+const NO_GUARDS: RouteGuards = { before: [], body: (_req, _res, next) => next(), after: [] };
 export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
 
 /**
@@ -36,14 +43,18 @@ export interface HttpAppOptions {
   openApiDocument: object;
   logger: Logger;
   backofficeToken: string;
-  rateLimitRps: number;
+  /** Counts each key's requests; null turns rate limiting off. */
+  rateLimiter: KeyRateLimiter | null;
   hooks: BackofficeHooks;
   /** Whether the service can serve requests now (its database answers). */
   ready: () => Promise<boolean>;
+  /** Prometheus: `GET /metrics` and a duration sample per request (README, Operate). */
+  metrics?: HttpMetrics;
 }
 
 /**
- * The Express application: provider API, operator surface, health, the OpenAPI document.
+ * The Express application: provider API, operator surface, health, the OpenAPI document,
+ * the API reference page rendered from it and the operator console.
  * Checks run in the contract's order: authentication, rate limit, body, then the use case.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -51,6 +62,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.metrics) app.use(requestTiming(options.metrics));
   app.use(requestId());
   if (logger.isLevelEnabled('info')) {
     // One line per request with what operations need and nothing a header could leak.
@@ -70,17 +82,19 @@ export function createHttpApp(options: HttpAppOptions): Express {
     );
   }
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res, next) => {
-    if (await options.ready().catch(() => false)) return res.json({ status: 'ready' });
-    next(
-      new HttpError(503, 'internal_error', 'the database is not reachable', null, undefined, {
-        'Retry-After': '1',
-      }),
-    );
-  });
+  const probes = operations.filter((op) => op.tag === 'health');
+  mountRoutes(app, operationRoutes(probes, '', healthHandlers(options.ready), NO_GUARDS));
+
+  const docs = Router();
+  const title = (options.openApiDocument as { info?: { title?: string } }).info?.title ?? 'API';
+  mountRoutes(docs, docsRoutes(`${PROVIDER_PREFIX}/openapi.json`, `${title}: API reference`));
+  app.use(docs);
+
+  const operatorConsole = Router();
+  mountRoutes(operatorConsole, consoleRoutes());
+  app.use(operatorConsole);
+
+  if (options.metrics) app.get('/metrics', metricsEndpoint(options.metrics));
 
   const provider = Router();
   // The document needs no credential; mounted like every route so another method gets 405.
@@ -96,13 +110,21 @@ export function createHttpApp(options: HttpAppOptions): Express {
     },
   ]);
   const providerGuards = {
-    before: [providerAuth(deps), rateLimit(options.rateLimitRps, (locals) => principalOf(locals).keyId)],
+    before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
     body: jsonBody(),
     after: [uuidParams()],
   };
+  const simulator = operations.filter((op) => op.tag === 'sandbox');
+  const providerOps = operations.filter((op) => op.tag !== 'sandbox');
   mountRoutes(
     provider,
-    operationRoutes(operations, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
+    operationRoutes(providerOps, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
+  );
+  // The simulator refuses a live key before it reads a body.
+  const sandboxGuards = { ...providerGuards, before: [...providerGuards.before, sandboxOnly()] };
+  mountRoutes(
+    provider,
+    operationRoutes(simulator, PROVIDER_PREFIX, sandboxHandlers(deps, validator), sandboxGuards),
   );
   app.use(PROVIDER_PREFIX, provider);
 

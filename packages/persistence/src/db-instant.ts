@@ -1,9 +1,9 @@
 import { Instant } from '@pis/domain';
 
 /**
- * `timestamptz` text as PostgreSQL renders it in a TimeZone=UTC session
- * (`2026-11-21 19:00:00.123456+00`), or ISO 8601 as JSON holds it, to an Instant with
- * every microsecond. Anything else is a broken invariant.
+ * `timestamptz` text in UTC as the connections' type parsers hand it over
+ * (`2026-11-21 19:00:00.123456+00`, see `utcTimestampText`), or ISO 8601 as JSON holds it,
+ * to an Instant with every microsecond. Anything else is a broken invariant.
  */
 export function instantFromDb(text: string): Instant {
   const fast = utcText(text);
@@ -30,8 +30,8 @@ export function nullableInstantToDb(instant: Instant | null): string | null {
 const DB_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}(:\d{2})?$/;
 
 /**
- * The common case without regular expressions: `YYYY-MM-DD HH:MM:SS[.f...]+00`, what a
- * TimeZone=UTC session renders (listing a window reads eight or so per reservation).
+ * The common case without regular expressions: `YYYY-MM-DD HH:MM:SS[.f...]+00`, what
+ * `utcTimestampText` answers (listing a window reads eight or so per reservation).
  * null for anything else, which the general path then reads.
  */
 function utcText(text: string): Instant | null {
@@ -73,4 +73,34 @@ function digits(text: string, at: number, length: number): number {
     value = value * 10 + d;
   }
   return value;
+}
+
+/** PostgreSQL's `timestamptz` output with DateStyle ISO, in whatever TimeZone the session runs. */
+const PG_TIMESTAMPTZ =
+  /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?( BC)?$/;
+
+/**
+ * `timestamptz` text as a session in any TimeZone renders it (`2026-11-21 20:45:00.5+05:45`,
+ * historic offsets with seconds, ` BC`), rewritten in UTC with the same fraction
+ * (`2026-11-21 15:00:00.5+00`). Behind a transaction pooler no session option can pin the
+ * TimeZone, so the type parsers make every row independent of it (decision 0120). Text
+ * already in UTC (the server's usual TimeZone) is answered as it is, without parsing.
+ */
+export function utcTimestampText(text: string): string {
+  const n = text.length;
+  if (n >= 22 && text.charCodeAt(n - 3) === 43 && text[n - 2] === '0' && text[n - 1] === '0') return text;
+  const m = PG_TIMESTAMPTZ.exec(text);
+  if (m === null) return text;
+  const [, y, mo, d, h, mi, s, fraction = '', sign, oh, om = '0', os = '0', bc] = m as unknown as string[];
+  const offsetSeconds = (sign === '-' ? -1 : 1) * (Number(oh) * 3600 + Number(om) * 60 + Number(os));
+  const local = new Date(0);
+  local.setUTCFullYear(bc ? 1 - Number(y) : Number(y), Number(mo) - 1, Number(d));
+  local.setUTCHours(Number(h), Number(mi), Number(s) - offsetSeconds, 0);
+  const year = local.getUTCFullYear();
+  if (year < 1 || year > 9999) return text;
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return (
+    `${String(year).padStart(4, '0')}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}${fraction}+00`
+  );
 }

@@ -1,42 +1,75 @@
-import type { PlainReservationWrites, Queries } from '@pis/domain';
-import type { DataSource } from 'typeorm';
-import { DbSession } from './adapters/db-session';
-import { statementRunner } from './adapters/prepared-statements';
+import type {
+  DeliveryPipelineStore,
+  EventRetention,
+  IdGenerator,
+  PipelineBacklog,
+  PlainReservationWrites,
+  Queries,
+} from '@pis/domain';
+import {
+  PgAttemptLog,
+  PgDeliveryLeases,
+  PgEnqueueCandidates,
+  PgOutboxRelayStore,
+  PgOutboxSignals,
+} from './adapters/pg-delivery-pipeline';
+import { PgEventFeedQueries, PgEventRetention } from './adapters/pg-event-feed';
 import { SqlPlainReservationWrites } from './adapters/sql-plain-reservation-writes';
-import { TypeormUnitOfWork, type UnitOfWorkSettings } from './adapters/typeorm-unit-of-work';
+import { PgUnitOfWork, type UnitOfWorkSettings } from './adapters/pg-unit-of-work';
+import type { Database } from './db/database';
 import type { SecretCipher } from './mappers/webhook.mapper';
-import { TypeormAccessQueries } from './queries/typeorm-access-queries';
-import { TypeormFloorPlanQueries } from './queries/typeorm-floor-plan-queries';
-import { TypeormOrderQueries } from './queries/typeorm-order-queries';
-import { TypeormReservationQueries } from './queries/typeorm-reservation-queries';
-import { TypeormWebhookQueries } from './queries/typeorm-webhook-queries';
+import { PgAccessQueries } from './queries/pg-access-queries';
+import { PgFloorPlanQueries } from './queries/pg-floor-plan-queries';
+import { PgOrderQueries } from './queries/pg-order-queries';
+import { PgPipelineBacklog } from './queries/pg-pipeline-backlog';
+import { PgReservationQueries } from './queries/pg-reservation-queries';
+import { PgWebhookQueries } from './queries/pg-webhook-queries';
 
 export interface PersistenceSettings extends UnitOfWorkSettings {
   /** Protects webhook secrets at rest. */
   cipher: SecretCipher;
+  /** Ids of the deliveries the relay creates (default: random UUIDs). */
+  ids?: IdGenerator;
 }
 
 export interface Persistence {
-  uow: TypeormUnitOfWork;
+  db: Database;
+  uow: PgUnitOfWork;
   plainWrites: PlainReservationWrites;
   queries: Queries;
+  /** What the webhook pipeline (relay, queue, sender) stores through. */
+  pipeline: DeliveryPipelineStore;
+  /** How far the pipeline is behind (read on a metrics scrape). */
+  backlog: PipelineBacklog;
+  /** Prunes events past retention with their deliveries and attempts. */
+  retention: EventRetention;
 }
 
-/**
- * The unit of work and the read side over one DataSource. They share a session, so queries
- * made inside a unit of work run in its transaction.
- */
-export function createPersistence(dataSource: DataSource, settings: PersistenceSettings): Persistence {
-  const session = new DbSession(dataSource);
+const randomIds: IdGenerator = { uuid: () => crypto.randomUUID() };
+
+/** Every storage port of the domain over one database. */
+export function createPersistence(db: Database, settings: PersistenceSettings): Persistence {
+  const uow = new PgUnitOfWork(db, settings.cipher, settings);
   return {
-    uow: new TypeormUnitOfWork(session, settings.cipher, settings),
-    plainWrites: new SqlPlainReservationWrites(statementRunner(dataSource)),
+    db,
+    uow,
+    plainWrites: new SqlPlainReservationWrites(db),
     queries: {
-      reservations: new TypeormReservationQueries(session),
-      floorPlans: new TypeormFloorPlanQueries(session),
-      orders: new TypeormOrderQueries(session),
-      access: new TypeormAccessQueries(session),
-      webhooks: new TypeormWebhookQueries(session, settings.cipher),
+      reservations: new PgReservationQueries(db),
+      floorPlans: new PgFloorPlanQueries(db),
+      orders: new PgOrderQueries(db),
+      access: new PgAccessQueries(db),
+      webhooks: new PgWebhookQueries(db, settings.cipher),
+      events: new PgEventFeedQueries(db),
     },
+    retention: new PgEventRetention(db),
+    pipeline: {
+      relay: new PgOutboxRelayStore(db, settings.ids ?? randomIds),
+      leases: new PgDeliveryLeases(db),
+      attempts: new PgAttemptLog(db),
+      candidates: new PgEnqueueCandidates(db),
+      signals: new PgOutboxSignals(db, uow),
+    },
+    backlog: new PgPipelineBacklog(db),
   };
 }

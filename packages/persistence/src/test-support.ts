@@ -2,8 +2,9 @@
  * A fresh, migrated PostgreSQL database per test file, for this package and for every
  * package whose tests need the real schema (API, webhooks worker):
  *
+ *   import { createTestDatabase } from '@pis/persistence/test-support';
  *   const db = await createTestDatabase();      // beforeAll
- *   ... db.dataSource (initialised, migrated), or db.url for your own connections ...
+ *   ... db.database (the facade), db.dataSource (initialised, migrated), db.url ...
  *   await db.drop();                            // afterAll
  *
  * The server is `PIS_TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/test`,
@@ -18,19 +19,27 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from './data-source';
+import { createDataSource, runMigrations } from './db/data-source';
+import { Database } from './db/database';
 
 export interface TestDatabase {
   /** Connection string of the new database. */
   url: string;
   /** An initialised DataSource on it (`createDataSource` with `poolSize`, default 5); `drop` destroys it. */
   dataSource: DataSource;
+  /** The facade over `dataSource`, listening on `url`. */
+  database: Database;
   /** Closes the DataSource and drops the database. */
   drop(): Promise<void>;
 }
 
 export interface TestDatabaseOptions {
   poolSize?: number;
+  /**
+   * Session defaults of the new database (`ALTER DATABASE ... SET name = value`), e.g.
+   * `{ TimeZone: 'Asia/Kathmandu' }` to show that nothing depends on a UTC session.
+   */
+  settings?: Record<string, string>;
 }
 
 const SERVER_URL = process.env['PIS_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,17 +54,23 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       const template = await ensureTemplate(admin);
       await dropOrphans(admin);
       await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      for (const [setting, value] of Object.entries(options.settings ?? {})) {
+        if (!/^[A-Za-z_]+$/.test(setting)) throw new Error(`not a setting name: ${setting}`);
+        await admin.query(`ALTER DATABASE ${name} SET ${setting} = ${quoteLiteral(value)}`);
+      }
     } finally {
       await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
     }
   });
   const url = databaseUrl(name);
   const dataSource = await createDataSource({ databaseUrl: url, poolSize: options.poolSize ?? 5 });
+  const database = new Database(dataSource, { listenUrl: url, applicationName: 'pis-test-listener' });
   return {
     url,
     dataSource,
+    database,
     async drop() {
-      if (dataSource.isInitialized) await dataSource.destroy();
+      await database.close();
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
@@ -113,6 +128,10 @@ export function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+function quoteLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 function databaseUrl(name: string): string {

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ok, type WebhookDelivery } from '@pis/domain';
+import { ok, updateReservation, type Reservation, type WebhookDelivery } from '@pis/domain';
 import {
   anEndpoint,
   anEvent,
@@ -7,12 +7,14 @@ import {
   aReservation,
   at,
   commit,
+  aReservationInput,
   givenDraftTables,
   givenLocationRow,
+  plusMillis,
   publishWorkingPlan,
 } from '@pis/testing';
-import { windowStatement } from '../src/queries/typeorm-reservation-queries';
-import { postgresStore, seedDelivery, testCipher, type Store } from './support/harness';
+import { windowStatement } from '../src/queries/pg-reservation-queries';
+import { depsOver, postgresStore, seedDelivery, testCipher, type Store } from './support/harness';
 import type { TestDatabase } from '../src/test-support';
 
 let store: Store & { database: TestDatabase };
@@ -176,7 +178,7 @@ describe('PostgreSQL adapters', () => {
       expect((await store.queries.webhooks.findEndpoint(location.id))?.secrets[0]?.secret).toBe(secret);
     });
 
-    it('When a failed delivery is redelivered, then it is pending, due now, one generation on, its attempt count and queued generation kept', async () => {
+    it('When a failed delivery is redelivered, then it is pending, due now on the database clock, one generation on, its attempt count started over and its queued generation kept', async () => {
       const location = await givenLocationRow(store.uow);
       const [event] = await commit(store.uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
       const delivery: WebhookDelivery = {
@@ -197,26 +199,171 @@ describe('PostgreSQL adapters', () => {
         'UPDATE webhook_deliveries SET attempt_count = 8, generation = 2, queued_generation = 2 WHERE id = $1',
         [delivery.id],
       );
-      const now = at('2026-11-21T19:30:00.000007Z');
+      const [{ before }] = await store.dataSource.query('SELECT clock_timestamp()::text AS before');
 
       const answer = await commit(store.uow, (tx) =>
-        tx.webhookDeliveries.requestRedelivery(location.id, delivery.id, now),
+        tx.webhookDeliveries.requestRedelivery(location.id, delivery.id),
       );
 
       const [row] = await store.dataSource.query(
-        `SELECT status, attempt_count, generation, queued_generation, next_attempt_at, updated_at
+        `SELECT status, attempt_count, generation, queued_generation,
+                next_attempt_at >= $2::timestamptz AND next_attempt_at <= clock_timestamp() AS due_now,
+                updated_at = next_attempt_at AS updated_then
          FROM webhook_deliveries WHERE id = $1`,
-        [delivery.id],
+        [delivery.id, before],
       );
       expect(answer).toBe(true);
       expect(row).toEqual({
         status: 'pending',
-        attempt_count: 8,
+        attempt_count: 0,
         generation: 3,
         queued_generation: 2,
-        next_attempt_at: '2026-11-21 19:30:00.000007+00',
-        updated_at: '2026-11-21 19:30:00.000007+00',
+        due_now: true,
+        updated_then: true,
       });
+    });
+  });
+
+  describe('PlainReservationWrites.update (last-write-wins without a lock for stale writes)', () => {
+    /** Holds the reservation's row lock in a transaction (writing `next` under it when given) until released. */
+    function holdRow(stored: Reservation, next: Reservation | null) {
+      let release!: (commitIt: boolean) => void;
+      const released = new Promise<boolean>((resolve) => (release = resolve));
+      let tookLock!: () => void;
+      const locked = new Promise<void>((resolve) => (tookLock = resolve));
+      const done = store.uow.run(async (tx) => {
+        await tx.reservations.lockForWrite(stored.locationId, stored.externalId);
+        if (next !== null) await tx.reservations.update(next);
+        tookLock();
+        return (await released)
+          ? ok(undefined)
+          : {
+              ok: false as const,
+              code: 'validation_failed' as const,
+              message: 'rolled back',
+              occupiedBy: null,
+            };
+      });
+      return { locked, release: (commitIt: boolean) => (release(commitIt), done) };
+    }
+
+    /** Until a backend of the test database waits for a row lock (a heavyweight lock). */
+    async function someoneWaitsForALock(): Promise<void> {
+      for (;;) {
+        const [row] = await store.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (row.n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    async function givenStored(): Promise<Reservation> {
+      const location = await givenLocationRow(store.uow);
+      const reservation = aReservation(location.id, { updatedAt: at('2026-11-20T10:00:00Z') });
+      await commit(store.uow, (tx) => tx.reservations.insert(reservation));
+      return reservation;
+    }
+
+    const writeOf = (stored: Reservation, ms: number, covers: number) =>
+      aReservationInput({
+        externalId: stored.externalId,
+        covers,
+        updatedAt: plusMillis(stored.updatedAt, ms),
+      });
+
+    it('When a stale write arrives while another transaction holds the row, then it answers stale without waiting and leaves the row unlocked', async () => {
+      const stored = await givenStored();
+      const holder = holdRow(stored, null);
+      await holder.locked;
+      let heldUntilAnswer = true;
+      const deadline = setTimeout(() => {
+        heldUntilAnswer = false;
+        void holder.release(false);
+      }, 10_000);
+
+      const answer = await store.plainWrites.update(
+        stored.locationId,
+        writeOf(stored, 0, 9),
+        at('2026-11-21T00:00:00Z'),
+      );
+      clearTimeout(deadline);
+      await holder.release(false);
+
+      expect(heldUntilAnswer).toBe(true);
+      expect(answer).toEqual({ kind: 'stale', reservation: stored });
+      // No transaction ever locked or wrote the row after its insert: xmax is still 0.
+      const fresh = await givenStored();
+      await store.plainWrites.update(fresh.locationId, writeOf(fresh, -1, 9), at('2026-11-21T00:00:00Z'));
+      const [row] = await store.dataSource.query(
+        `SELECT xmax::text AS xmax FROM reservations WHERE location_id = $1 AND external_id = $2`,
+        [fresh.locationId, fresh.externalId],
+      );
+      expect(row.xmax).toBe('0');
+    });
+
+    it('When a stale seated write arrives while another transaction holds the row, then the use case answers stale without waiting', async () => {
+      const stored = await givenStored();
+      const holder = holdRow(stored, null);
+      await holder.locked;
+      let heldUntilAnswer = true;
+      const deadline = setTimeout(() => {
+        heldUntilAnswer = false;
+        void holder.release(false);
+      }, 10_000);
+      const input = { ...writeOf(stored, 0, 9), status: 'seated' as const, tableIds: [stored.id] };
+
+      const answer = await updateReservation(depsOver(store), {
+        locationId: stored.locationId,
+        externalId: stored.externalId,
+        input,
+      });
+      clearTimeout(deadline);
+      await holder.release(false);
+
+      expect(heldUntilAnswer).toBe(true);
+      expect(answer).toEqual({ ok: true, value: { outcome: 'stale', reservation: stored } });
+    });
+
+    it('When a write waits for a newer one that then commits, then it answers stale with that newest stored version, and the newest stays', async () => {
+      const stored = await givenStored();
+      const newest: Reservation = { ...stored, covers: 7, updatedAt: plusMillis(stored.updatedAt, 20) };
+      const holder = holdRow(stored, newest);
+      await holder.locked;
+
+      const middle = store.plainWrites.update(
+        stored.locationId,
+        writeOf(stored, 10, 5),
+        at('2026-11-21T00:00:00Z'),
+      );
+      await someoneWaitsForALock();
+      await holder.release(true);
+
+      expect(await middle).toEqual({ kind: 'stale', reservation: newest });
+      expect(await store.queries.reservations.findByExternalId(stored.locationId, stored.externalId)).toEqual(
+        newest,
+      );
+    });
+
+    it('When a write waits for a newer one that then rolls back, then it applies over the stored version', async () => {
+      const stored = await givenStored();
+      const holder = holdRow(stored, { ...stored, covers: 7, updatedAt: plusMillis(stored.updatedAt, 20) });
+      await holder.locked;
+
+      const middle = store.plainWrites.update(
+        stored.locationId,
+        writeOf(stored, 10, 5),
+        at('2026-11-21T00:00:00Z'),
+      );
+      await someoneWaitsForALock();
+      await holder.release(false);
+
+      const answer = await middle;
+      expect(answer.kind === 'applied' && answer.reservation.covers).toBe(5);
+      const after = await store.queries.reservations.findByExternalId(stored.locationId, stored.externalId);
+      expect(after?.covers).toBe(5);
+      expect(after?.updatedAt).toEqual(plusMillis(stored.updatedAt, 10));
     });
   });
 

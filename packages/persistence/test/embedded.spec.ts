@@ -1,33 +1,9 @@
-import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectEmbeddedSuitesToPass } from './support/embedded-jest';
 
-/**
- * The embedded (PGlite) suites live in `embedded/*.pglite.ts` and run in a Jest of their own
- * with --experimental-vm-modules (PGlite's bundle uses a dynamic import() that Jest's
- * CommonJS sandbox refuses otherwise). This spec runs them and fails with their report.
- */
+// The embedded (PGlite) suites live in `embedded/*.pglite.ts` (`pnpm test:embedded` runs them alone).
 describe('PGlite', () => {
   it('When the embedded suites run, then every one of their tests passes', async () => {
-    const jest = require.resolve('jest/bin/jest');
-    const config = join(__dirname, 'embedded', 'jest.config.js');
-
-    const report = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        ['--experimental-vm-modules', '--no-warnings', jest, '--config', config, '--ci', '--runInBand'],
-        { timeout: 280_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stderr}\n${stdout}` }),
-      );
-    });
-
-    if (report.code !== 0) throw new Error(`the embedded suites failed:\n${report.output}`);
-    const files = readdirSync(join(__dirname, 'embedded')).filter((f) => f.endsWith('.pglite.ts'));
-    const suites = /Test Suites:\s+(\d+) passed, (\d+) total/.exec(report.output);
-    const tests = /Tests:\s+(\d+) passed, (\d+) total/.exec(report.output);
-    expect([Number(suites?.[1]), Number(suites?.[2])]).toEqual([files.length, files.length]);
-    expect(Number(tests?.[1])).toBeGreaterThan(0);
-    expect(tests?.[1]).toBe(tests?.[2]);
+    await expectEmbeddedSuitesToPass(join(__dirname, 'embedded', 'jest.config.js'));
   }, 300_000);
 });

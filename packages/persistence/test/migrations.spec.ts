@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDataSource, runMigrations } from '../src';
+import { createDataSource, openDatabase, runMigrations } from '../src';
+import { MIGRATIONS } from '../src/migrations';
 import { createTestDatabase, templateName } from '../src/test-support';
 
 const SERVER = process.env['PIS_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -14,6 +15,8 @@ async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
     await client.end();
   }
 }
+
+const NAMES = MIGRATIONS.map((m) => m.name);
 
 const urlOf = (name: string) => Object.assign(new URL(SERVER), { pathname: `/${name}` }).toString();
 
@@ -34,15 +37,15 @@ describe('migrations', () => {
     );
     await Promise.all([a!.destroy(), b!.destroy()]);
 
-    expect([...applied].sort((x, y) => y.length - x.length)).toEqual([['InitialSchema1764000000000'], []]);
+    expect([...applied].sort((x, y) => y.length - x.length)).toEqual([NAMES, []]);
     expect(again).toEqual([]);
     expect(tables).toEqual([{ n: 12 }]);
   });
 
-  it('When the initial migration is undone, then every table is gone and it can be applied again', async () => {
+  it('When every migration is undone, then every table is gone and they can be applied again', async () => {
     const dataSource = await createDataSource({ databaseUrl: urlOf(name), poolSize: 1 });
 
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    for (const _ of MIGRATIONS) await dataSource.undoLastMigration({ transaction: 'each' });
     const left = await dataSource.query(
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`,
     );
@@ -50,8 +53,54 @@ describe('migrations', () => {
     await dataSource.destroy();
 
     expect(left).toEqual([{ n: 0 }]);
-    expect(reapplied).toEqual(['InitialSchema1764000000000']);
+    expect(reapplied).toEqual(NAMES);
   });
+});
+
+describe('behind a transaction pooler', () => {
+  const direct = `pis_direct_${randomBytes(4).toString('hex')}`;
+  const odd = `pis_defaults_${randomBytes(4).toString('hex')}`;
+  beforeAll(() =>
+    admin(
+      async (c) => void (await c.query(`CREATE DATABASE ${direct}`), await c.query(`CREATE DATABASE ${odd}`)),
+    ),
+  );
+  afterAll(() =>
+    admin(async (c) => {
+      for (const db of [direct, odd]) await c.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    }),
+  );
+
+  it('When the Database has a direct URL beside its pooled one, then migrations run on the direct session', async () => {
+    const pooled = await createTestDatabase({ poolSize: 1 });
+    const db = await openDatabase({ databaseUrl: pooled.url, directUrl: urlOf(direct), poolSize: 1 });
+
+    const applied = await runMigrations(db);
+    await db.close();
+    await pooled.drop();
+    const client = new Client({ connectionString: urlOf(direct) });
+    await client.connect();
+    const onDirect = (await client.query(`SELECT name FROM migrations`)).rows;
+    await client.end();
+
+    expect(applied).toEqual(MIGRATIONS.map((m) => m.name));
+    expect(onDirect).toEqual(MIGRATIONS.map((m) => ({ name: m.name })));
+  });
+
+  it.each([
+    ['default_transaction_isolation', 'serializable', /default_transaction_isolation is "serializable"/],
+    ['DateStyle', 'SQL, DMY', /DateStyle is "SQL, DMY"/],
+  ])(
+    'When the database makes sessions default to %s %s, then opening it is refused, naming the setting',
+    async (setting, value, message) => {
+      await admin((c) => c.query(`ALTER DATABASE ${odd} SET ${setting} = '${value}'`));
+
+      const opening = createDataSource({ databaseUrl: urlOf(odd), poolSize: 1 });
+
+      await expect(opening).rejects.toThrow(message);
+      await admin((c) => c.query(`ALTER DATABASE ${odd} RESET ${setting}`));
+    },
+  );
 });
 
 describe('createTestDatabase', () => {
@@ -71,10 +120,7 @@ describe('createTestDatabase', () => {
     );
 
     expect(names[0]).not.toBe(names[1]);
-    expect(migrated).toEqual([
-      [{ name: 'InitialSchema1764000000000' }],
-      [{ name: 'InitialSchema1764000000000' }],
-    ]);
+    expect(migrated).toEqual([NAMES.map((n) => ({ name: n })), NAMES.map((n) => ({ name: n }))]);
     expect(remaining.rows).toEqual([]);
   });
 

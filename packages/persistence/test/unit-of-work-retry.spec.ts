@@ -21,7 +21,7 @@ function barrier(parties: number): () => Promise<void> {
   };
 }
 
-describe('PostgreSQL: TypeormUnitOfWork retries', () => {
+describe('PostgreSQL: PgUnitOfWork retries', () => {
   it('When two units of work deadlock, then the one PostgreSQL aborts runs again and both commit', async () => {
     const location = await givenLocationRow(store.uow);
     const [a, b] = [aReservation(location.id, { covers: 1 }), aReservation(location.id, { covers: 1 })];
@@ -77,7 +77,7 @@ describe('PostgreSQL: TypeormUnitOfWork retries', () => {
   );
 
   it('When maxAttempts is set, then a retryable failure runs that many times at most', async () => {
-    const { uow } = createPersistence(store.dataSource, { cipher: testCipher, maxAttempts: 2 });
+    const { uow } = createPersistence(store.db, { cipher: testCipher, maxAttempts: 2 });
     let attempts = 0;
 
     const run = uow.run(async () => {

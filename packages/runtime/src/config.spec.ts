@@ -1,7 +1,7 @@
 import { ConfigError, DEFAULT_RETRY_DELAYS_MS, loadConfig } from './config';
 
 describe('loadConfig', () => {
-  it('When the environment is empty, then the embedded defaults of decisions section 9 apply', () => {
+  it('When the environment is empty, then the embedded defaults of the README Configuration table apply', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
@@ -13,9 +13,50 @@ describe('loadConfig', () => {
       webhookAllowPrivateUrls: false,
       webhookAllowInsecureUrls: false,
       rateLimitRps: 100,
+      rateLimitPrefix: 'pis:rl',
       logLevel: 'info',
+      databaseDirectUrl: null,
+      databasePreparedStatements: true,
+      metricsToken: null,
+      logFormat: 'json',
+      host: null,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
+  });
+
+  it('When DATABASE_DIRECT_URL is set beside DATABASE_URL, then prepared statements default to off (a transaction pooler), unless told otherwise', () => {
+    const pooled = {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:6432/pis',
+      DATABASE_DIRECT_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+      BACKOFFICE_TOKEN: 'a-long-enough-token',
+      METRICS_TOKEN: 'a-long-metrics-token',
+    };
+
+    const config = loadConfig(pooled);
+    const told = loadConfig({ ...pooled, DATABASE_PREPARED_STATEMENTS: 'true' });
+    const direct = loadConfig({ ...pooled, DATABASE_DIRECT_URL: '', DATABASE_PREPARED_STATEMENTS: '' });
+
+    expect(config).toMatchObject({
+      databaseDirectUrl: 'postgres://postgres@127.0.0.1:5432/pis',
+      databasePreparedStatements: false,
+      metricsToken: 'a-long-metrics-token',
+    });
+    expect(told.databasePreparedStatements).toBe(true);
+    expect(direct.databasePreparedStatements).toBe(true);
+  });
+
+  it('When the operations variables are wrong, then each is named', () => {
+    const attempt = () =>
+      loadConfig({
+        DATABASE_DIRECT_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+        DATABASE_PREPARED_STATEMENTS: 'sometimes',
+        METRICS_TOKEN: 'short',
+      });
+
+    expect(attempt).toThrow(ConfigError);
+    expect(() => attempt()).toThrow(/DATABASE_DIRECT_URL needs DATABASE_URL/);
+    expect(() => attempt()).toThrow(/DATABASE_PREPARED_STATEMENTS must be true or false/);
+    expect(() => attempt()).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 
   it('When values are given, then they are parsed into their types', () => {
@@ -27,8 +68,14 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_DELAYS_MS: '10, 20,30',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       RATE_LIMIT_RPS: '0',
+      RATE_LIMIT_PREFIX: 'pis-test:rl',
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'pretty',
     });
     expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.logFormat).toBe('pretty');
+    expect(config.rateLimitPrefix).toBe('pis-test:rl');
     expect(config.webhookRetryDelaysMs).toEqual([10, 20, 30]);
     expect(config.webhookAllowPrivateUrls).toBe(true);
     expect(config.rateLimitRps).toBe(0);
@@ -42,13 +89,25 @@ describe('loadConfig', () => {
         WEBHOOK_RETRY_DELAYS_MS: '5,soon',
         LOG_LEVEL: 'loud',
         SECRETS_KEY: 'c2hvcnQ=',
+        HOST: 'my host',
+        LOG_FORMAT: 'fancy',
+        RATE_LIMIT_PREFIX: 'has space',
       });
     expect(attempt).toThrow(ConfigError);
     try {
       attempt();
     } catch (error) {
       const problems = (error as ConfigError).problems.join('\n');
-      for (const name of ['PORT', 'DATABASE_URL', 'WEBHOOK_RETRY_DELAYS_MS', 'LOG_LEVEL', 'SECRETS_KEY']) {
+      for (const name of [
+        'PORT',
+        'DATABASE_URL',
+        'WEBHOOK_RETRY_DELAYS_MS',
+        'LOG_LEVEL',
+        'SECRETS_KEY',
+        'HOST',
+        'LOG_FORMAT',
+        'RATE_LIMIT_PREFIX',
+      ]) {
         expect(problems).toContain(name);
       }
     }

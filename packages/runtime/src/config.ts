@@ -2,20 +2,39 @@ import { resolve } from 'node:path';
 
 export interface Config {
   port: number;
+  /** The address the API binds; null binds every interface (Node's default). */
+  host: string | null;
   /** API processes sharing the port (Node cluster); 1 runs a single process. */
   apiWorkers: number;
   databaseUrl: string | null;
+  /** A direct (session) connection for LISTEN and migrations when `databaseUrl` goes through a transaction pooler. */
+  databaseDirectUrl: string | null;
+  /**
+   * Named prepared statements on the hot paths; off behind a pooler that cannot keep them
+   * (PgBouncer before 1.21), which is the default when `databaseDirectUrl` is set.
+   */
+  databasePreparedStatements: boolean;
   dataDir: string;
   redisUrl: string | null;
   backofficeToken: string | null;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** `WEBHOOK_DISABLE_AFTER_HOURS` (default 120): an endpoint failing every attempt this long is disabled. */
+  webhookDisableAfterHours: number;
+  /** `EVENT_RETENTION_DAYS` (default 30): events, their deliveries and attempts are kept this long. */
+  eventRetentionDays: number;
   webhookAllowPrivateUrls: boolean;
   webhookAllowInsecureUrls: boolean;
   rateLimitRps: number;
+  /** Redis key prefix of the rate-limit counters (with `REDIS_URL`). */
+  rateLimitPrefix: string;
   logLevel: string;
+  /** `json` (default): one JSON object a line; `pretty`: readable lines for development (pino-pretty). */
+  logFormat: LogFormat;
   /** base64 of 32 bytes; encrypts webhook secrets at rest. */
   secretsKey: string | null;
+  /** Bearer token `GET /metrics` requires; null: open to whoever reaches the port. */
+  metricsToken: string | null;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS = [
@@ -29,6 +48,9 @@ export class ConfigError extends Error {
     Object.setPrototypeOf(this, new.target.prototype);
   }
 }
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -49,13 +71,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     }
     return n;
   };
-  const flag = (name: string): boolean => {
+  const flag = (name: string, fallback = false): boolean => {
     const raw = text(name);
-    if (raw === null) return false;
+    if (raw === null) return fallback;
     if (raw === 'true' || raw === '1') return true;
     if (raw === 'false' || raw === '0') return false;
     problems.push(`${name} must be true or false (got "${raw}")`);
-    return false;
+    return fallback;
   };
   const url = (name: string, protocols: string[]): string | null => {
     const raw = text(name);
@@ -84,9 +106,22 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const logFormat = (text('LOG_FORMAT') ?? 'json') as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
+
+  const host = text('HOST');
+  if (host !== null && !/^[A-Za-z0-9.:%-]{1,253}$/.test(host)) {
+    problems.push(`HOST must be an IP address or a host name to bind, e.g. 127.0.0.1 or :: (got "${host}")`);
+  }
+
   const secretsKey = text('SECRETS_KEY');
   if (secretsKey !== null && Buffer.from(secretsKey, 'base64').length !== 32) {
     problems.push('SECRETS_KEY must be the base64 of exactly 32 bytes');
+  }
+
+  const rateLimitPrefix = text('RATE_LIMIT_PREFIX') ?? 'pis:rl';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(rateLimitPrefix)) {
+    problems.push('RATE_LIMIT_PREFIX must be 1-64 letters, digits, dots, colons, dashes or underscores');
   }
 
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -98,24 +133,43 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     problems.push('BACKOFFICE_TOKEN must be at least 16 characters');
   }
 
+  const databaseDirectUrl = url('DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']);
+  if (databaseDirectUrl !== null && databaseUrl === null) {
+    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL: it is the session connection beside a pooled one');
+  }
+
+  const metricsToken = text('METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters');
+  }
+
   if (databaseUrl === null && env.API_WORKERS?.trim() && env.API_WORKERS.trim() !== '1') {
     problems.push('API_WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
   }
 
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
+    host,
     apiWorkers: integer('API_WORKERS', 1, 1, 64),
     databaseUrl,
+    databaseDirectUrl,
+    // A direct URL beside DATABASE_URL means DATABASE_URL goes through a transaction pooler.
+    databasePreparedStatements: flag('DATABASE_PREPARED_STATEMENTS', databaseDirectUrl === null),
     dataDir: resolve(text('DATA_DIR') ?? './.data'),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     backofficeToken,
     webhookRetryDelaysMs,
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
+    webhookDisableAfterHours: integer('WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 8_760),
+    eventRetentionDays: integer('EVENT_RETENTION_DAYS', 30, 1, 3_650),
     webhookAllowPrivateUrls: flag('WEBHOOK_ALLOW_PRIVATE_URLS'),
     webhookAllowInsecureUrls: flag('WEBHOOK_ALLOW_INSECURE_URLS'),
     rateLimitRps: integer('RATE_LIMIT_RPS', 100, 0, 1_000_000),
+    rateLimitPrefix,
     logLevel,
+    logFormat,
     secretsKey,
+    metricsToken,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -2,3 +2,4 @@ export * from './system-adapters';
 export * from './secret-cipher';
 export * from './logger';
 export * from './config';
+export * from './metrics';

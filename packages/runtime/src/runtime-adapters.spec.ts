@@ -23,9 +23,10 @@ describe('secrets and keys', () => {
 
   it('When keys and secrets are generated, then they have the contract formats', () => {
     const factory = new CryptoSecretFactory();
-    const key = factory.apiKey('acme');
+    const key = factory.apiKey('acme', 'live');
     expect(key).toMatch(/^acme_sk_live_[A-Za-z0-9]{32,}$/);
-    expect(factory.apiKey('acme')).not.toBe(key);
+    expect(factory.apiKey('acme', 'live')).not.toBe(key);
+    expect(factory.apiKey('acme', 'test')).toMatch(/^acme_sk_test_[A-Za-z0-9]{32,}$/);
     const secret = factory.webhookSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     const bytes = Buffer.from(secret.slice('whsec_'.length), 'base64').length;
@@ -56,5 +57,35 @@ describe('secrets and keys', () => {
     expect(text).not.toContain(key);
     expect(text).not.toContain('whsec_x');
     expect(text).toContain('hello');
+  });
+
+  it('When LOG_FORMAT is pretty, then lines are readable text rather than JSON, still redacted; json stays one object a line', () => {
+    const sink = () => {
+      const lines: string[] = [];
+      const stream = new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      return { lines, stream };
+    };
+    const pretty = sink();
+    const json = sink();
+    const key = 'acme_sk_live_0123456789abcdefghijklmnopqrstuv';
+
+    for (const [out, format] of [
+      [pretty, 'pretty'],
+      [json, 'json'],
+    ] as const) {
+      createLogger('info', out.stream, format).info({ secret: key, port: 3000 }, 'API listening');
+    }
+
+    const text = pretty.lines.join('');
+    expect(text).toMatch(/INFO.*API listening/);
+    expect(text).toContain('port: 3000');
+    expect(text).not.toContain(key);
+    expect(() => JSON.parse(text)).toThrow();
+    expect(JSON.parse(json.lines.join(''))).toMatchObject({ level: 30, msg: 'API listening', port: 3000 });
   });
 });

@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { Instant, type Clock, type IdGenerator, type KeyHasher, type SecretFactory } from '@pis/domain';
+import {
+  Instant,
+  base62,
+  newApiKey,
+  type Clock,
+  type IdGenerator,
+  type KeyHasher,
+  type KeyMode,
+  type SecretFactory,
+} from '@pis/domain';
 
 export class SystemClock implements Clock {
   now(): Instant {
@@ -21,22 +30,12 @@ export class Sha256KeyHasher implements KeyHasher {
   }
 }
 
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Unbiased base62 from a CSPRNG (rejection sampling: bytes >= 248 are dropped). */
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
-}
+/** Unbiased base62 from a CSPRNG. */
+export const randomBase62 = (length: number): string => base62(length, randomBytes);
 
 export class CryptoSecretFactory implements SecretFactory {
-  apiKey(brand: string): string {
-    return `${brand}_sk_live_${randomBase62(40)}`;
+  apiKey(brand: string, mode: KeyMode): string {
+    return newApiKey(brand, mode, randomBytes);
   }
 
   webhookSecret(): string {

@@ -14,17 +14,23 @@ export {
 } from './delivery/http-sender';
 export { parseRetryAfter } from './delivery/retry-after';
 export { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './delivery/retry-policy';
-export { DeliveryRecords, type ClaimedDelivery } from './delivery/delivery-records';
-export { DeliveryAttempts } from './delivery/delivery-attempts';
 export {
+  DeliveryAttempts,
+  type AttemptObservation,
+  type AttemptObserver,
+} from './delivery/delivery-attempts';
+export { SignedTestSender } from './test-delivery/signed-test-sender';
+export {
+  deliverySettingsFrom,
   deliveryStack,
+  urlPolicyFor,
   type DeliveryDeps,
   type DeliverySettings,
   type DeliveryStack,
 } from './delivery/delivery-stack';
-export { OutboxRelay, type RelayBatch } from './relay/outbox-relay';
-export { OutboxListener } from './relay/outbox-listener';
+export { relayLoop, type RelayLoopOptions } from './relay/relay-loop';
 export { DeliveryQueue, DELIVERY_QUEUE, deliveryJobId, type DeliveryJobData } from './queue/delivery-queue';
 export { DeliveryWorker } from './queue/delivery-worker';
 export { QueuedDelivery, type QueuedDeliveryOptions } from './queue/queued-delivery';
+export { RetentionLoop, type RetentionLoopOptions } from './retention/retention-loop';
 export { InProcessDelivery, type InProcessDeliveryOptions } from './in-process/in-process-delivery';

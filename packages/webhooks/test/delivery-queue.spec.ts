@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { DeliveryQueue, deliveryJobId, OutboxRelay, QueuedDelivery } from '../src';
+import { DeliveryQueue, deliveryJobId } from '../src';
+import { deliveryOfJob } from '../src/queue/delivery-queue';
 import { TEST_SETTINGS } from './support/delivery-behaviour';
 import {
   appendEvents,
@@ -8,12 +9,29 @@ import {
   givenLocation,
   occupiedEvents,
   openHarness,
+  relayAll,
   requestRedelivery,
   type Harness,
 } from './support/harness';
-import { Receiver } from './support/receiver';
 import { dropPrefix, REDIS_URL, testPrefix } from './support/redis';
-import { testLogger } from './support/test-logger';
+import { queuedDelivery, usePipelineFixture } from './support/queued';
+
+describe('deliveryOfJob', () => {
+  const id = '0196a0b2-3c4d-7e5f-8a9b-0c1d2e3f4a5b';
+
+  it('When a job has its data, then the data says which delivery; without it, the job id does; otherwise none', () => {
+    expect(deliveryOfJob(deliveryJobId(id, 3), { deliveryId: id, generation: 3, endpointId: 'e' })).toEqual({
+      deliveryId: id,
+      generation: 3,
+      endpointId: 'e',
+    });
+    expect(deliveryOfJob(deliveryJobId(id, 12), {})).toEqual({ deliveryId: id, generation: 12 });
+    expect(deliveryOfJob(deliveryJobId(id, 0), undefined)).toEqual({ deliveryId: id, generation: 0 });
+    expect(deliveryOfJob('repeat:sweep', {})).toBeNull();
+    expect(deliveryOfJob(`${id}-x`, {})).toBeNull();
+    expect(deliveryOfJob(undefined, {})).toBeNull();
+  });
+});
 
 describe('DeliveryQueue (the enqueuer)', () => {
   const prefix = testPrefix('queue');
@@ -24,7 +42,11 @@ describe('DeliveryQueue (the enqueuer)', () => {
   beforeAll(async () => {
     h = await openHarness();
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    queue = new DeliveryQueue(h.db.dataSource, { connection: redis, prefix, overdueAfterMs: 0 });
+    queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix,
+      overdueAfterMs: 0,
+    });
   });
   afterAll(async () => {
     await queue?.close();
@@ -37,8 +59,7 @@ describe('DeliveryQueue (the enqueuer)', () => {
     const locationId = await givenLocation(h);
     await givenEndpoint(h, locationId, 'https://hooks.provider.example/hooks');
     await appendEvents(h, locationId, occupiedEvents(1));
-    const relay = new OutboxRelay(h.db.dataSource);
-    while ((await relay.relayBatch()).events === relay.size);
+    await relayAll(h);
     return { locationId, id: (await deliveries(h, locationId))[0]!.id };
   }
 
@@ -59,7 +80,7 @@ describe('DeliveryQueue (the enqueuer)', () => {
 
     const jobs = (await queue.queue.getJobs(['waiting', 'delayed'])).filter((j) => j.data.deliveryId === id);
     expect(jobs.map((j) => j.id)).toEqual([`${id}-0`]);
-    expect(jobs[0]!.data).toEqual({ deliveryId: id, generation: 0 });
+    expect(jobs[0]!.data).toEqual({ deliveryId: id, generation: 0, endpointId: expect.any(String) });
     expect((await queuedGeneration(id)).queued_generation).toBe(0);
   });
 
@@ -87,7 +108,10 @@ describe('DeliveryQueue (the enqueuer)', () => {
       retryStrategy: () => null,
     });
     deadRedis.on('error', () => undefined);
-    const unreachable = new DeliveryQueue(h.db.dataSource, { connection: deadRedis, prefix });
+    const unreachable = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: deadRedis,
+      prefix,
+    });
 
     await expect(unreachable.enqueueNew()).rejects.toThrow();
     const afterFailure = await queuedGeneration(id);
@@ -111,37 +135,105 @@ describe('DeliveryQueue (the enqueuer)', () => {
     expect(afterLoss).toBeGreaterThanOrEqual(1);
     expect(await queue.queue.getJob(deliveryJobId(id, 0))).toBeDefined();
   });
+
+  it('When an attempt that finished after the loss left a remnant of its job in Redis, then the safety net still enqueues the job', async () => {
+    const { id } = await givenPendingDelivery();
+    await queue.enqueueNew();
+    const jobId = deliveryJobId(id, 0);
+    await (await queue.queue.getJob(jobId))!.remove();
+    // What moving a job whose keys were deleted to the delayed set writes: a hash in no state.
+    await redis.hset(`${prefix}:${queue.queue.name}:${jobId}`, 'delay', '0');
+
+    const requeued = await queue.requeueLost();
+
+    expect(requeued).toBeGreaterThanOrEqual(1);
+    expect(await queue.queue.getJobState(jobId)).toBe('waiting');
+    expect((await queue.queue.getJob(jobId))?.data).toEqual({
+      deliveryId: id,
+      generation: 0,
+      endpointId: expect.any(String),
+    });
+  });
 });
 
-describe('QueuedDelivery: graceful stop', () => {
-  const prefix = testPrefix('stop');
+describe('DeliveryQueue: the safety net after Redis lost its data', () => {
+  const prefix = testPrefix('resync');
   let h: Harness;
-  let receiver: Receiver;
+  let redis: Redis;
 
   beforeAll(async () => {
     h = await openHarness();
-    receiver = await Receiver.start();
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
-    await receiver?.close();
+    redis?.disconnect();
     await dropPrefix(prefix);
     await h?.close();
   });
 
+  it('When asked whether Redis was reset, then the first look says yes, later ones no, and yes again once its data is gone', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-s`,
+    });
+    try {
+      const first = await queue.redisWasReset();
+      const second = await queue.redisWasReset();
+      await redis.del(`${prefix}-s:webhook-deliveries:pis-sentinel`);
+      const afterLoss = await queue.redisWasReset();
+
+      expect([first, second, afterLoss]).toEqual([true, false, true]);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('When Redis lost many jobs, then one pass enqueues every lost one again page by page, and leaves jobs it still holds alone', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-p`,
+      requeuePageSize: 10,
+    });
+    try {
+      const locationId = await givenLocation(h);
+      await givenEndpoint(h, locationId, 'https://hooks.provider.example/hooks');
+      await appendEvents(h, locationId, occupiedEvents(45));
+      await relayAll(h);
+      while ((await queue.enqueueNew()) > 0);
+      const ids = (await deliveries(h, locationId)).map((d) => d.id);
+      const jobsOf = async () =>
+        (await queue.queue.getJobs(['waiting', 'delayed'])).filter((j) => ids.includes(j.data.deliveryId));
+      const held = (await jobsOf()).slice(0, 5);
+      for (const job of (await jobsOf()).slice(5)) await job.remove();
+
+      const requeued = await queue.requeueLost(null);
+      const again = await queue.requeueLost(null);
+
+      expect(requeued).toBeGreaterThanOrEqual(40);
+      expect(again).toBe(0);
+      const jobs = await jobsOf();
+      expect(new Set(jobs.map((j) => j.data.deliveryId))).toEqual(new Set(ids));
+      expect(jobs).toHaveLength(45);
+      for (const job of held)
+        expect(jobs.some((j) => j.id === job.id && j.timestamp === job.timestamp)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  });
+});
+
+describe('QueuedDelivery: graceful stop', () => {
+  const f = usePipelineFixture('stop');
+
   it('When the worker is stopped during an attempt, then the attempt completes and is recorded before stop returns', async () => {
+    const { h, receiver, prefix } = f;
     const locationId = await givenLocation(h);
     await givenEndpoint(h, locationId, receiver.url);
     receiver.respond = () => ({ status: 200, delayMs: 300 });
-    const delivery = new QueuedDelivery({
-      db: h.db.dataSource,
-      endpoints: h.persistence.queries.webhooks,
-      logger: testLogger,
-      settings: { ...TEST_SETTINGS, timeoutMs: 2_000 },
-      redisUrl: REDIS_URL,
+    const delivery = queuedDelivery(h, {
       prefix,
+      settings: { ...TEST_SETTINGS, timeoutMs: 2_000 },
       concurrency: 4,
-      databaseUrl: h.db.url,
-      pollMs: 100,
     });
     await delivery.start();
 
@@ -155,15 +247,10 @@ describe('QueuedDelivery: graceful stop', () => {
   });
 
   it('When Redis is unreachable, then stop still returns within seconds (SIGTERM during an outage)', async () => {
-    const delivery = new QueuedDelivery({
-      db: h.db.dataSource,
-      endpoints: h.persistence.queries.webhooks,
-      logger: testLogger,
-      settings: TEST_SETTINGS,
+    const delivery = queuedDelivery(f.h, {
+      prefix: f.prefix,
       redisUrl: 'redis://127.0.0.1:1',
-      prefix,
       concurrency: 2,
-      pollMs: 100,
     });
     await delivery.start();
     const started = Date.now();

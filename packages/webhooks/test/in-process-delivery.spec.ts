@@ -4,7 +4,7 @@ import { testLogger } from './support/test-logger';
 
 describeDeliveryBehaviour('in-process delivery', async (h, settings) => {
   const delivery = new InProcessDelivery({
-    db: h.db.dataSource,
+    store: h.persistence.pipeline,
     endpoints: h.persistence.queries.webhooks,
     logger: testLogger,
     settings,

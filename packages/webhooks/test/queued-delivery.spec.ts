@@ -1,21 +1,24 @@
-import { QueuedDelivery } from '../src';
-import { describeDeliveryBehaviour } from './support/delivery-behaviour';
+import { Redis } from 'ioredis';
+import { DeliveryQueue, deliveryJobId, type DeliveryJobData } from '../src';
+import { describeDeliveryBehaviour, TEST_SETTINGS } from './support/delivery-behaviour';
+import {
+  appendEvents,
+  deliveries,
+  givenEndpoint,
+  givenLocation,
+  occupiedEvents,
+  openHarness,
+  relayAll,
+  type Harness,
+} from './support/harness';
+import { OwnRedis } from './support/own-redis';
+import { Receiver } from './support/receiver';
 import { dropPrefix, REDIS_URL, testPrefix } from './support/redis';
-import { testLogger } from './support/test-logger';
+import { queuedDelivery, usePipelineFixture } from './support/queued';
 
 describeDeliveryBehaviour('BullMQ worker', async (h, settings) => {
   const prefix = testPrefix('queued');
-  const delivery = new QueuedDelivery({
-    db: h.db.dataSource,
-    endpoints: h.persistence.queries.webhooks,
-    logger: testLogger,
-    settings,
-    redisUrl: REDIS_URL,
-    prefix,
-    concurrency: 8,
-    databaseUrl: h.db.url,
-    pollMs: 100,
-  });
+  const delivery = queuedDelivery(h, { prefix, settings });
   await delivery.start();
   return {
     wake: () => delivery.wake(),
@@ -25,3 +28,124 @@ describeDeliveryBehaviour('BullMQ worker', async (h, settings) => {
     },
   };
 });
+
+describe('QueuedDelivery: Redis restarted empty', () => {
+  let h: Harness;
+  let redis: OwnRedis;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    h = await openHarness();
+    redis = await OwnRedis.start();
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await redis?.down();
+    await h?.close();
+  });
+
+  it('When Redis loses its data while retries wait far in the future, then the next enqueuer round puts every job back at once (not when it is overdue)', async () => {
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    receiver.respond = () => ({ status: 503 });
+    const delivery = queuedDelivery(h, {
+      settings: { ...TEST_SETTINGS, retryDelaysMs: [3_600_000] },
+      redisUrl: redis.url,
+      prefix: testPrefix('reset'),
+      concurrency: 4,
+    });
+    await delivery.start();
+    try {
+      await appendEvents(h, locationId, occupiedEvents(20));
+      await receiver.waitFor(() => receiver.ids().size === 20, 20_000, 'a first attempt of each');
+      await waitUntilTrue(async () => (await delivery.queue.queue.getDelayedCount()) === 20);
+
+      await redis.down();
+      await redis.up();
+      const back = Date.now();
+      await waitUntilTrue(async () => (await delivery.queue.queue.getDelayedCount().catch(() => 0)) === 20);
+      const restoredAfterMs = Date.now() - back;
+
+      // Overdue-only checking would wait for the retries' due time, an hour away.
+      expect(restoredAfterMs).toBeLessThan(5_000);
+      expect(receiver.requests).toHaveLength(20);
+      expect((await deliveries(h, locationId)).map((d) => d.status)).toEqual(Array(20).fill('pending'));
+    } finally {
+      await delivery.stop();
+    }
+  });
+});
+
+describe('QueuedDelivery: a job Redis holds without its data', () => {
+  const f = usePipelineFixture('remnant');
+
+  it('When the job of a pending delivery lost its data (a command in flight while its keys were deleted wrote part of it back), then the worker attempts the delivery its id names at once', async () => {
+    const { h, receiver, prefix } = f;
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    const [event] = await appendEvents(h, locationId, occupiedEvents(1));
+    await relayAll(h);
+    const [pending] = await deliveries(h, locationId);
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
+    await queue.queue.add('deliver', {} as DeliveryJobData, { jobId: deliveryJobId(pending!.id, 0) });
+    await h.persistence.pipeline.candidates.markQueued([{ deliveryId: pending!.id, generation: 0 }]);
+    await queue.close();
+    redis.disconnect();
+
+    const delivery = queuedDelivery(h, { prefix, concurrency: 4 });
+    await delivery.start();
+    try {
+      // Without the id to go by, the job would end as "gone" and the delivery wait for the
+      // safety net's overdue check (two leases: 16 s at these settings).
+      await receiver.waitFor(
+        () => receiver.ids().has(event!.id),
+        5_000,
+        'the delivery of the job without data',
+      );
+      await waitUntilTrue(async () => (await deliveries(h, locationId))[0]?.status === 'succeeded', 5_000);
+      expect(receiver.requests).toHaveLength(1);
+    } finally {
+      await delivery.stop();
+    }
+  });
+});
+
+describe('QueuedDelivery: jobs parked for a capped endpoint', () => {
+  const f = usePipelineFixture('parked');
+
+  it('When an endpoint fails every attempt at once (one slot of eight), then its parked jobs are called back as each attempt ends, not left to their own delay', async () => {
+    const { h, receiver, prefix } = f;
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    receiver.respond = () => ({ status: 500 });
+    const delivery = queuedDelivery(h, {
+      prefix,
+      settings: { ...TEST_SETTINGS, retryDelaysMs: [600_000] },
+      pollMs: 50,
+    });
+    await delivery.start();
+    try {
+      const started = Date.now();
+      await appendEvents(h, locationId, occupiedEvents(60));
+      await receiver.waitFor(() => receiver.ids().size === 60, 20_000, 'a first attempt of each of 60');
+      const tookMs = Date.now() - started;
+
+      // One slot at a time once the endpoint fails: left to their own delay (a 1.5 s timeout
+      // per turn ahead), the last of 60 would come back after 20 s and more; called back as each
+      // failed attempt ends, they follow each other within moments.
+      expect(tookMs).toBeLessThan(10_000);
+    } finally {
+      await delivery.stop();
+    }
+  });
+});
+
+async function waitUntilTrue(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -81,7 +81,10 @@ export function bodyTemplate(
   return (externalId, updatedAt) => `${head}${JSON.stringify(externalId)}${middle}"${updatedAt}"${tail}`;
 }
 
-/** A floor plan import of `tables` tables in rooms of up to 50 (decisions section 6 bounds). */
+/**
+ * A floor plan import of `tables` tables in rooms of up to 50 (the bounds of
+ * docs/reference/provider-api.md#floor-plan-import-fields).
+ */
 export function floorPlanImport(tables: number): { rooms: unknown[] } {
   const rooms = Array.from({ length: Math.ceil(tables / 50) }, (_, r) => ({
     externalId: `room-${r}`,

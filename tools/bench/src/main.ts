@@ -103,7 +103,7 @@ async function main(): Promise<void> {
         ? 'bundles built by tools/scripts/build-apps.mjs (as pnpm start)'
         : 'sources through tsx',
     workerConcurrency:
-      options.workerConcurrency === null ? '32 (default)' : String(options.workerConcurrency),
+      options.workerConcurrency === null ? '64 (default)' : String(options.workerConcurrency),
     listReservations: options.listReservations,
     burstEvents: options.webhookEvents,
   });

@@ -6,8 +6,10 @@ export const SCENARIOS = [
   'put-applied',
   'put-stale',
   'seat-move',
+  'till',
   'list-window',
   'webhook-pipeline',
+  'webhook-noisy-neighbour',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -35,7 +37,7 @@ export const USAGE = `pnpm bench [options]            (each option also reads PI
   --api-workers <n,m,...>    API_WORKERS of each pass over the API scenarios (default 1,2; --quick: 1)
   --source <bundle|source>   run the apps from the bundles pnpm start builds (default when the
                              repository has tools/scripts/build-apps.mjs) or from the sources via tsx
-  --worker-concurrency <n>   the worker's WEBHOOK_WORKER_CONCURRENCY (default: the worker's own, 32)
+  --worker-concurrency <n>   the worker's WEBHOOK_WORKER_CONCURRENCY (default: the worker's own, 64)
   --list-reservations <n>    reservations in the list-window location (default 1000000; --quick: 100000)
   --webhook-events <n>       events in the webhook burst (default 20000; --quick: 2000)
   --quick                    a short smoke run with the smaller defaults above

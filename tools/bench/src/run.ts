@@ -7,7 +7,9 @@ import type { ScenarioContext, ScenarioResult } from './scenario';
 import { ListWindow, LIST_FIRST_DAY_MS, LIST_LIMIT, listDays } from './scenarios/list-window';
 import { PUT_PREFIX, PUT_RESERVATIONS, PutWrites, SEEDED_UPDATED_AT } from './scenarios/put-writes';
 import { SEAT_TABLES, SeatMove } from './scenarios/seat-move';
+import { TILL_TABLES, Till } from './scenarios/till';
 import { webhookPipeline } from './scenarios/webhook-pipeline';
+import { noisyNeighbour, provisionNeighbours } from './scenarios/noisy-neighbour';
 import { provisionLocation, type BenchLocation } from './seed';
 import { startServices } from './services';
 
@@ -24,8 +26,10 @@ export interface RunPaths {
 interface Fixtures {
   puts: BenchLocation | null;
   floor: BenchLocation | null;
+  till: BenchLocation | null;
   list: BenchLocation | null;
   hooks: BenchLocation | null;
+  neighbours: BenchLocation[] | null;
   putAnswer: string | null;
   listAnswer: string | null;
 }
@@ -46,6 +50,7 @@ export async function runBenchmark(
   let fixtures: Fixtures | null = null;
   let puts: PutWrites | null = null;
   let seatMove: SeatMove | null = null;
+  let till: Till | null = null;
   let list: ListWindow | null = null;
 
   for (const [pass, apiWorkers] of options.apiWorkers.entries()) {
@@ -77,6 +82,7 @@ export async function runBenchmark(
         fixtures = await seed(ctx, options, log);
         puts = fixtures.puts && new PutWrites(fixtures.puts);
         seatMove = fixtures.floor && new SeatMove(fixtures.floor);
+        till = fixtures.till && new Till(fixtures.till);
         list = fixtures.list && new ListWindow(fixtures.list, options.listReservations);
         if (want('baselines')) await baselines(ctx, fixtures, options, log, record);
       }
@@ -98,6 +104,10 @@ export async function runBenchmark(
         log(`seat-move (w${apiWorkers})`);
         record(await seatMove.run(ctx));
       }
+      if (till && want('till')) {
+        log(`till (w${apiWorkers})`);
+        record(await till.run(ctx));
+      }
       if (list && want('list-window')) {
         log(`list-window (w${apiWorkers})`);
         const saturated = await list.saturated(ctx);
@@ -110,9 +120,13 @@ export async function runBenchmark(
       if (fixtures.hooks && want('webhook-pipeline') && pass === 0) {
         for (const result of await webhookPipeline(ctx, fixtures.hooks, {
           burstEvents: options.webhookEvents,
+          queuePrefix: paths.queuePrefix,
         })) {
           record(result);
         }
+      }
+      if (fixtures.neighbours && want('webhook-noisy-neighbour') && pass === 0) {
+        record(await noisyNeighbour(ctx, fixtures.neighbours));
       }
     } finally {
       log('stopping the API and the worker');
@@ -131,8 +145,10 @@ async function seed(
   const fixtures: Fixtures = {
     puts: null,
     floor: null,
+    till: null,
     list: null,
     hooks: null,
+    neighbours: null,
     putAnswer: null,
     listAnswer: null,
   };
@@ -155,6 +171,10 @@ async function seed(
     fixtures.floor = await provisionLocation(base, 'Bench floor', SEAT_TABLES);
     await SeatMove.seed(ctx.databaseUrl, fixtures.floor);
   }
+  if (want('till')) {
+    log(`provisioning a floor of ${TILL_TABLES} tables for till`);
+    fixtures.till = await provisionLocation(base, 'Bench till', TILL_TABLES);
+  }
   if (want('list-window') || want('baselines')) {
     log(
       `seeding ${options.listReservations.toLocaleString('en')} reservations for list-window (about a minute per million)`,
@@ -168,6 +188,10 @@ async function seed(
   }
   if (want('webhook-pipeline')) {
     fixtures.hooks = await provisionLocation(base, 'Bench webhooks', 10);
+  }
+  if (want('webhook-noisy-neighbour')) {
+    log('provisioning 101 locations for webhook-noisy-neighbour');
+    fixtures.neighbours = await provisionNeighbours(base);
   }
   return fixtures;
 }

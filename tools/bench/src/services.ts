@@ -80,6 +80,8 @@ export async function startServices(options: ServiceOptions): Promise<RunningSer
     WEBHOOK_ALLOW_INSECURE_URLS: 'true',
     WEBHOOK_QUEUE_PREFIX: options.queuePrefix,
     WEBHOOK_RETRY_DELAYS_MS: '1000,5000,30000',
+    // Any free port: the default one may be taken on a shared machine.
+    WORKER_METRICS_PORT: '0',
     ...(options.workerConcurrency ? { WEBHOOK_WORKER_CONCURRENCY: String(options.workerConcurrency) } : {}),
     ...(options.memoryDir ? { PIS_BENCH_MEMORY_DIR: options.memoryDir } : {}),
   };

@@ -7,17 +7,26 @@ import {
   moveOrderCommand,
   openWalkInOrder,
   publishFloorPlan,
+  readEventFeed,
   revokeApiKey,
+  addOrderDiscount,
   addOrderItem,
+  addOrderPayment,
+  setOrderServiceStatus,
+  voidOrderItem,
   type Deps,
   type Outcome,
 } from '@pis/domain';
 import {
   toApiKeyResponse,
+  toEventFeedCommand,
+  toEventFeedResponse,
   toLocationCommand,
   toLocationResponse,
+  toOrderDiscount,
   toOrderItem,
   toOrderListResponse,
+  toOrderPayment,
   toOrderResponse,
   toPublishResponse,
   toWorkingPlanResponse,
@@ -37,18 +46,28 @@ export interface CliContext {
 export interface Command {
   usage: string;
   flags: string[];
+  /** Flags without a value (`--sandbox`); they read "true" when given. */
+  switches?: string[];
   run(ctx: CliContext, flags: Flags): Promise<Outcome<unknown>>;
 }
 
-/** The operator's commands: the backoffice operations of decisions section 8, over the same use cases. */
+/** The operator's commands: the operations of docs/reference/backoffice-api.md, over the same use cases. */
 export const COMMANDS: Record<string, Command> = {
   'location create': {
-    usage: '--name <name> --brand <a-z0-9> [--currency EUR]',
+    usage: '--name <name> --brand <a-z0-9> [--currency EUR] [--sandbox]',
     flags: ['name', 'brand', 'currency'],
+    switches: ['sandbox'],
     run: async ({ deps, validator }, f) =>
       mapped(
         checked(
-          validator.locationCreateRequest(defined({ name: f.name, brand: f.brand, currency: f.currency })),
+          validator.locationCreateRequest(
+            defined({
+              name: f.name,
+              brand: f.brand,
+              currency: f.currency,
+              sandbox: f.sandbox === undefined ? undefined : f.sandbox === 'true',
+            }),
+          ),
         ),
         async (body) => mapOk(await createLocation(deps, toLocationCommand(body)), toLocationResponse),
       ),
@@ -108,20 +127,62 @@ export const COMMANDS: Record<string, Command> = {
       ),
   },
   'orders add-item': {
-    usage: '--location <id> --order <id> --label <text> --amount <minor units> [--quantity <n>]',
-    flags: ['location', 'order', 'label', 'amount', 'quantity'],
+    usage:
+      '--location <id> --order <id> --label <text> --amount <minor units, tax included> [--quantity <n>] [--tax-rate <bps>] [--course starter|main|dessert|drink|other]',
+    flags: ['location', 'order', 'label', 'amount', 'quantity', 'tax-rate', 'course'],
     run: async ({ deps, validator }, f) =>
       mapped(
         checked(
           validator.orderItemRequest(
-            defined({ label: f.label, amountMinor: int(f.amount), quantity: int(f.quantity) }),
+            defined({
+              label: f.label,
+              amountMinor: int(f.amount),
+              quantity: int(f.quantity),
+              taxRateBps: int(f['tax-rate']),
+              course: f.course,
+            }),
+          ),
+        ),
+        async (b) => mapOk(await addOrderItem(deps, { ...orderOf(f), ...toOrderItem(b) }), toOrderResponse),
+      ),
+  },
+  'orders void-item': {
+    usage: '--location <id> --order <id> --item <itemId>',
+    flags: ['location', 'order', 'item'],
+    run: async ({ deps }, f) =>
+      mapOk(await voidOrderItem(deps, { ...orderOf(f), itemId: f.item! }), toOrderResponse),
+  },
+  'orders add-discount': {
+    usage: '--location <id> --order <id> --label <text> --amount <minor units>',
+    flags: ['location', 'order', 'label', 'amount'],
+    run: async ({ deps, validator }, f) =>
+      mapped(
+        checked(validator.orderDiscountRequest(defined({ label: f.label, amountMinor: int(f.amount) }))),
+        async (b) =>
+          mapOk(await addOrderDiscount(deps, { ...orderOf(f), ...toOrderDiscount(b) }), toOrderResponse),
+      ),
+  },
+  'orders add-payment': {
+    usage:
+      '--location <id> --order <id> --amount <minor units> --tender card|cash|voucher|deposit|other [--tip <minor units>]',
+    flags: ['location', 'order', 'amount', 'tender', 'tip'],
+    run: async ({ deps, validator }, f) =>
+      mapped(
+        checked(
+          validator.orderPaymentRequest(
+            defined({ amountMinor: int(f.amount), tipMinor: int(f.tip), tender: f.tender }),
           ),
         ),
         async (b) =>
-          mapOk(
-            await addOrderItem(deps, { locationId: f.location!, orderId: f.order!, ...toOrderItem(b) }),
-            toOrderResponse,
-          ),
+          mapOk(await addOrderPayment(deps, { ...orderOf(f), ...toOrderPayment(b) }), toOrderResponse),
+      ),
+  },
+  'orders service-status': {
+    usage: '--location <id> --order <id> --status seated|starters|mains|desserts|bill_requested|paid',
+    flags: ['location', 'order', 'status'],
+    run: async ({ deps, validator }, f) =>
+      mapped(checked(validator.orderServiceStatusRequest(defined({ status: f.status }))), async (b) =>
+        mapOk(await setOrderServiceStatus(deps, { ...orderOf(f), status: b.status }), toOrderResponse),
       ),
   },
   'orders move': {
@@ -139,6 +200,26 @@ export const COMMANDS: Record<string, Command> = {
         ),
       ),
   },
+  'events tail': {
+    usage:
+      '--location <id> [--after <sequence>] [--limit <1-1000, default 20>] [--types <type,...>] (without --after: the newest events)',
+    flags: ['location', 'after', 'limit', 'types'],
+    run: async ({ deps, validator }, f) =>
+      mapped(
+        checked(
+          validator.eventFeedQuery(defined({ after: f.after, limit: f.limit ?? '20', types: f.types })),
+        ),
+        async (query) => {
+          const command = toEventFeedCommand(query);
+          const after =
+            f.after === undefined ? await newest(deps, f.location!, command.limit) : command.after;
+          return mapOk(
+            await readEventFeed(deps, { locationId: f.location!, ...command, after }),
+            toEventFeedResponse,
+          );
+        },
+      ),
+  },
   'orders close': finishCommand('closed'),
   'orders void': finishCommand('voided'),
 };
@@ -154,6 +235,20 @@ function finishCommand(how: 'closed' | 'voided'): Command {
       ),
   };
 }
+
+/** Where the last `limit` events of the location start (never before what retention holds). */
+async function newest(deps: Deps, locationId: string, limit: number): Promise<number> {
+  const { asOfSequence } = await deps.queries.events.tableState(locationId);
+  const { oldestRetainedSequence } = await deps.queries.events.page({
+    locationId,
+    after: 0,
+    limit: 1,
+    types: null,
+  });
+  return Math.max(oldestRetainedSequence - 1, asOfSequence - limit);
+}
+
+const orderOf = (f: Flags) => ({ locationId: f.location!, orderId: f.order! });
 
 const checked = <T>(c: Checked<T>): Outcome<T> =>
   c.ok ? { ok: true, value: c.value } : validationFailure(c.details);

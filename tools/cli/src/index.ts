@@ -1,2 +1,3 @@
 export { runCli, usage, type CliResult } from './run-cli';
 export { COMMANDS } from './commands';
+export { runReset } from './reset';

@@ -16,17 +16,31 @@ export interface CliResult {
  * the response body as JSON on stdout, or the error envelope on stderr with exit code 1.
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  if (argv.length === 0) return { code: 2, stdout: '', stderr: usage() };
+  if (HELP.includes(argv[0]!)) return { code: 0, stdout: usage(), stderr: '' };
   const [group, action, ...rest] = argv;
-  const name = `${group ?? ''} ${action ?? ''}`;
+  const name = `${group ?? ''} ${action ?? ''}`.trim();
   const command = COMMANDS[name];
-  if (!command) return { code: 2, stdout: '', stderr: usage() };
+  if (!command) {
+    const words = argv
+      .filter((word) => !word.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    return { code: 2, stdout: '', stderr: `unknown command "${words || argv[0]}"\n\n${usage()}` };
+  }
+  if (rest.some((word) => HELP.includes(word))) {
+    return { code: 0, stdout: `usage: pnpm cli ${name} ${command.usage}\n`, stderr: '' };
+  }
   let flags: Record<string, string | undefined>;
   try {
-    flags = parseArgs({
-      args: rest,
-      options: Object.fromEntries(command.flags.map((f) => [f, { type: 'string' as const }])),
-      strict: true,
-    }).values as Record<string, string | undefined>;
+    const options = Object.fromEntries([
+      ...command.flags.map((f) => [f, { type: 'string' as const }]),
+      ...(command.switches ?? []).map((f) => [f, { type: 'boolean' as const }]),
+    ]);
+    const parsed = parseArgs({ args: rest, options, strict: true }).values;
+    flags = Object.fromEntries(
+      Object.entries(parsed).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : (v as string)]),
+    );
   } catch (error) {
     return {
       code: 2,
@@ -35,7 +49,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     };
   }
   // Ids name what a command acts on; every command that takes one needs it.
-  const missing = ['location', 'order', 'key'].filter((f) => command.flags.includes(f) && !flags[f]);
+  const missing = ['location', 'order', 'key', 'item'].filter((f) => command.flags.includes(f) && !flags[f]);
   if (missing.length > 0) {
     return {
       code: 2,
@@ -65,7 +79,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   }
 }
 
+const HELP = ['--help', '-h', 'help'];
+
 export function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  pnpm cli ${name} ${c.usage}`);
-  return `usage:\n${lines.join('\n')}\n\nThe database is DATABASE_URL, or the embedded one in DATA_DIR (default ./.data) while no API runs on it.\n`;
+  return `usage:\n${lines.join('\n')}\n  pnpm cli --help\n\nThe database is DATABASE_URL, or the embedded one in DATA_DIR (default ./.data) while no API runs on it.\n`;
 }

@@ -1,8 +1,12 @@
-import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
 import { createApiRuntime } from '@pis/api';
 import { authenticate, importFloorPlan } from '@pis/domain';
 import { createLogger, loadConfig } from '@pis/runtime';
 import { runCli } from '../src/run-cli';
+
+jest.setTimeout(60_000);
 
 describe('the operator CLI on PostgreSQL', () => {
   let db: TestDatabase;
@@ -29,6 +33,7 @@ describe('the operator CLI on PostgreSQL', () => {
       name: 'Chez CLI',
       brand: 'chez',
       currency: 'EUR',
+      sandbox: false,
     });
 
     const key = await cli('key', 'issue', '--location', location.body.id);
@@ -51,7 +56,51 @@ describe('the operator CLI on PostgreSQL', () => {
     expect(result.body.error.details).toEqual([{ path: '/brand', message: expect.any(String) }]);
   });
 
+  it('When a sandbox location is created, then its keys are test keys', async () => {
+    const location = await cli('location', 'create', '--name', 'Try', '--brand', 'chez', '--sandbox');
+    const key = await cli('key', 'issue', '--location', location.body.id);
+
+    expect(location.body.sandbox).toBe(true);
+    expect(key.body.key).toMatch(/^chez_sk_test_[A-Za-z0-9]{32,}$/);
+  });
+
+  it('When help is asked for, then usage goes to stdout with exit code 0, for the CLI and for one command', async () => {
+    for (const flag of ['--help', '-h', 'help']) {
+      const help = await runCli([flag], env);
+      expect(help).toEqual({
+        code: 0,
+        stdout: expect.stringContaining('pnpm cli location create'),
+        stderr: '',
+      });
+    }
+    const asProcess = spawnSync(process.execPath, ['--import', 'tsx', 'tools/cli/src/main.ts', '--help'], {
+      cwd: join(__dirname, '../../..'),
+      encoding: 'utf8',
+    });
+    expect({ status: asProcess.status, stdout: asProcess.stdout }).toEqual({
+      status: 0,
+      stdout: expect.stringContaining('pnpm cli key issue'),
+    });
+    const one = await runCli(['orders', 'open', '--help'], env);
+    expect(one).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^usage: pnpm cli orders open --location/),
+      stderr: '',
+    });
+  });
+
+  it('When the command is unknown, then the error names it, with usage and exit code 2', async () => {
+    const unknown = await runCli(['orders', 'reopen', '--location', 'x'], env);
+    const typo = await runCli(['locaton'], env);
+
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^unknown command "orders reopen"\n/);
+    expect(unknown.stderr).toContain('pnpm cli orders open');
+    expect(typo.stderr).toMatch(/^unknown command "locaton"/);
+  });
+
   it('When a command or a required id is missing, then usage is printed with exit code 2', async () => {
+    expect((await runCli([], env)).code).toBe(2);
     expect((await runCli(['nope'], env)).code).toBe(2);
     const missing = await runCli(['orders', 'list'], env);
     expect(missing.code).toBe(2);
@@ -156,6 +205,83 @@ describe('the operator CLI on PostgreSQL', () => {
     const all = (await cli('orders', 'list', '--location', location.id)).body.orders;
     expect(all.map((o: { id: string }) => o.id)).toEqual([orderId]);
   });
+
+  it('When events are tailed, then the newest come by default, --after resumes after a sequence, --types filters, and a bad parameter is the envelope', async () => {
+    const location = (await cli('location', 'create', '--name', 'Feed', '--brand', 'feed')).body;
+    const key = (await cli('key', 'issue', '--location', location.id)).body.key;
+    const tableIds = await importThroughApi(env, key, 2);
+    await cli('floorplan', 'publish', '--location', location.id);
+    const opened = (
+      await cli('orders', 'open', '--location', location.id, '--tables', tableIds[0]!, '--covers', '2')
+    ).body;
+    await cli('orders', 'close', '--location', location.id, '--order', opened.id);
+    const seq = (page: { events: { data: { locationEventSequence: number } }[] }) =>
+      page.events.map((e) => e.data.locationEventSequence);
+
+    const all = (await cli('events', 'tail', '--location', location.id, '--after', '0')).body;
+    const newest = (await cli('events', 'tail', '--location', location.id, '--limit', '2')).body;
+    const closed = (
+      await cli('events', 'tail', '--location', location.id, '--after', '0', '--types', 'order.closed')
+    ).body;
+    const bad = await cli('events', 'tail', '--location', location.id, '--limit', '0');
+
+    expect(all.events.map((e: { type: string }) => e.type)).toEqual([
+      'floorplan.published',
+      'table.occupied',
+      'table.freed',
+      'order.closed',
+    ]);
+    expect(seq(all)).toEqual([1, 2, 3, 4]);
+    expect(seq(newest)).toEqual([3, 4]);
+    expect(newest.hasMore).toBe(false);
+    expect(closed.events).toEqual([all.events[3]]);
+    expect(bad.code).toBe(1);
+    expect(bad.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ path: '/limit', message: expect.any(String) }],
+    });
+  });
+
+  it('When the till writes a check through the CLI, then items with tax, voids, discounts, payments with tips and the service status land on it', async () => {
+    const location = (await cli('location', 'create', '--name', 'Check', '--brand', 'check')).body;
+    const key = (await cli('key', 'issue', '--location', location.id)).body.key;
+    const tableIds = await importThroughApi(env, key, 1);
+    await cli('floorplan', 'publish', '--location', location.id);
+    const orderId = (
+      await cli('orders', 'open', '--location', location.id, '--tables', tableIds[0]!, '--covers', '2')
+    ).body.id;
+    const order = (...flags: string[]) => ['--location', location.id, '--order', orderId, ...flags];
+    await cli('orders', 'add-item', ...order('--label', 'Wine', '--amount', '1250', '--quantity', '2'));
+    const taxed = await cli(
+      'orders',
+      'add-item',
+      ...order('--label', 'Steak', '--amount', '2400', '--tax-rate', '2000', '--course', 'main'),
+    );
+    expect(taxed.body.check.items[1]).toMatchObject({ label: 'Steak', taxRateBps: 2000, course: 'main' });
+    expect(taxed.body.check).toMatchObject({ subtotalMinor: 4900, taxMinor: 400 });
+    const voided = await cli('orders', 'void-item', ...order('--item', taxed.body.check.items[1].id));
+    expect(voided.body.check).toMatchObject({ subtotalMinor: 2500, taxMinor: 0 });
+    const discounted = await cli(
+      'orders',
+      'add-discount',
+      ...order('--label', 'Regulars', '--amount', '500'),
+    );
+    expect(discounted.body.check).toMatchObject({ discountMinor: 500, totalMinor: 2000 });
+    const paid = await cli(
+      'orders',
+      'add-payment',
+      ...order('--amount', '2000', '--tip', '300', '--tender', 'card'),
+    );
+    expect(paid.body.check).toMatchObject({ paidMinor: 2000, tipMinor: 300, balanceMinor: 0 });
+    const status = await cli('orders', 'service-status', ...order('--status', 'paid'));
+    expect(status.body.serviceStatus).toBe('paid');
+    const badTender = await cli('orders', 'add-payment', ...order('--amount', '1', '--tender', 'iou'));
+    expect(badTender).toMatchObject({ code: 1, body: { error: { code: 'validation_failed' } } });
+    expect((await runCli(['orders', 'void-item', ...order()], env)).stderr).toContain('missing --item');
+    await cli('orders', 'close', '--location', location.id, '--order', orderId);
+    const late = await cli('orders', 'add-payment', ...order('--amount', '1', '--tender', 'cash'));
+    expect(late).toMatchObject({ code: 1, body: { error: { code: 'order_closed' } } });
+  }, 90_000);
 });
 
 /** The provider's one-shot import (not an operator command), through the API's own use case. */

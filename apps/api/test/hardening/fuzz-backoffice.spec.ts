@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { componentSchemas, createValidator, type ComponentName } from '@pis/contract';
+import { checkData, Instant, makeCheck, type CheckLines } from '@pis/domain';
 import { Harness, type TestLocation } from '../support/harness';
 import { B, P, type Json } from '../support/wire';
 import { expectAnswer, expectUnchanged, fuzz, renderMicros, snapshot } from './support/fuzz-invariants';
@@ -19,7 +20,7 @@ import { asSchema, validOf, type Overrides } from './support/fuzz-schema';
 import { rawBodyOf, type RawBody } from './support/fuzz-transport';
 
 /**
- * The operator surface under fuzzing (decisions section 8): every backoffice operation
+ * The operator surface under fuzzing (docs/reference/backoffice-api.md): every backoffice operation
  * with bodies made from the contract's schemas and then broken, raw bodies, and path ids
  * that are real, another location's, unknown or not ids at all. A refusal changes nothing
  * stored; an accepted command stores what its response says.
@@ -91,7 +92,7 @@ it('When locations are created with fuzzed bodies, then each is stored as answer
       if (sent.res.status !== 201) return;
       created += 1;
       const rows: Json[] = await h.db.dataSource.query(
-        'SELECT id, name, brand, currency FROM locations WHERE id = $1',
+        'SELECT id, name, brand, currency, sandbox FROM locations WHERE id = $1',
         [sent.res.body.id],
       );
       expect({ context: sent.context, rows }).toEqual({ context: sent.context, rows: [sent.res.body] });
@@ -252,25 +253,48 @@ it('When tables are edited with fuzzed patches and ids, then each stored table m
 }, 60_000);
 
 describe('Till orders', () => {
+  type BodyOp = 'items' | 'move' | 'discounts' | 'payments' | 'service-status';
   type Step =
     | { op: 'open'; at: string | null; tables: string[] | null; body: Body | null }
-    | { op: 'items' | 'move'; order: number; junkOrder: string | null; body: Body; tables: string[] }
+    | { op: BodyOp; order: number; junkOrder: string | null; body: Body; tables: string[] }
+    | { op: 'void-item'; order: number; junkOrder: string | null; item: number; junkItem: string | null }
     | { op: 'close' | 'void'; order: number; junkOrder: string | null }
     | { op: 'list'; query: string };
+  const BODY_OF: Record<BodyOp, ComponentName> = {
+    items: 'OrderItemRequest',
+    move: 'OrderMoveRequest',
+    discounts: 'OrderDiscountRequest',
+    payments: 'OrderPaymentRequest',
+    'service-status': 'OrderServiceStatusRequest',
+  };
 
+  /** The order as its row holds it, its check rendered from the stored lines (the totals are never stored). */
   async function storedOrder(id: string): Promise<Json | undefined> {
     const rows: Json[] = await h.db.dataSource.query(
       `SELECT id, table_ids AS "tableIds", covers, spend_minor AS "spendMinor", currency, status,
               reservation_external_id AS "reservationExternalId",
-              ${micros('opened_at')} AS "openedAt", ${micros('closed_at')} AS "closedAt"
+              ${micros('opened_at')} AS "openedAt", ${micros('closed_at')} AS "closedAt",
+              items, discounts, payments, service_status AS "serviceStatus"
          FROM orders WHERE id = $1`,
       [id],
     );
     const row = rows[0];
-    return row && { ...row, openedAt: instant(row['openedAt']), closedAt: instant(row['closedAt']) };
+    if (!row) return undefined;
+    const { items, discounts, payments, ...order } = row;
+    const lines = {
+      items,
+      discounts,
+      payments: (payments as Json[]).map((p) => ({ ...p, paidAt: Instant.parse(p['paidAt'] as string)! })),
+    } as CheckLines;
+    return {
+      ...order,
+      openedAt: instant(row['openedAt']),
+      closedAt: instant(row['closedAt']),
+      check: checkData(makeCheck(lines)),
+    };
   }
 
-  it('When walk-ins are opened, charged, moved, closed, voided and listed in random orders with fuzzed input, then each stored order matches its answer and a refusal changes nothing', async () => {
+  it('When walk-ins are opened, charged (items, voids, discounts, payments, status), moved, closed, voided and listed in random orders with fuzzed input, then each stored order matches its answer and a refusal changes nothing', async () => {
     const loc: TestLocation = await h.location({ rooms: 2, tables: 3 });
     const tables = fc.oneof(
       { weight: 4, arbitrary: fc.shuffledSubarray(loc.tables, { minLength: 1, maxLength: 3 }) },
@@ -305,6 +329,18 @@ describe('Till orders', () => {
         arbitrary: fc
           .record({ ...orderRef, body: bodiesOf('OrderItemRequest'), tables })
           .map((r): Step => ({ op: 'items', ...r })),
+      },
+      ...(['discounts', 'payments', 'service-status'] as const).map((op) => ({
+        weight: 2,
+        arbitrary: fc
+          .record({ ...orderRef, body: bodiesOf(BODY_OF[op]), tables })
+          .map((r): Step => ({ op, ...r })),
+      })),
+      {
+        weight: 2,
+        arbitrary: fc
+          .record({ ...orderRef, item: fc.nat(), junkItem: oneIn(4, junkIds) })
+          .map((r): Step => ({ op: 'void-item', ...r })),
       },
       {
         weight: 2,
@@ -374,16 +410,16 @@ describe('Till orders', () => {
             orderId = s.junkOrder ?? orders[s.order % Math.max(orders.length, 1)]?.id ?? 'none';
             const path = `${B}/locations/${loc.id}/orders/${orderId}`;
             if (s.op === 'close' || s.op === 'void') sent = await send('post', `${path}/${s.op}`);
-            else {
-              const withBody = s as Extract<Step, { op: 'items' | 'move' }>;
-              sent = await send('post', `${path}/${s.op}`, withBody.body);
-              if (s.junkOrder === null && orders.length > 0) {
-                expectContractRefusal(
-                  sent,
-                  s.op === 'items' ? 'OrderItemRequest' : 'OrderMoveRequest',
-                  withBody.body,
-                );
-              }
+            else if (s.op === 'void-item') {
+              const real = orders.some((o) => o.id === orderId);
+              const items = real ? ((await storedOrder(orderId))!['check'] as { items: Json[] }).items : [];
+              const itemId = s.junkItem ?? items[s.item % Math.max(items.length, 1)]?.['id'] ?? 'none';
+              sent = await send('post', `${path}/items/${itemId}/void`);
+            } else {
+              const withBody = s as Extract<Step, { op: BodyOp }>;
+              sent = await send('post', `${path}/${withBody.op}`, withBody.body);
+              if (s.junkOrder === null && orders.length > 0)
+                expectContractRefusal(sent, BODY_OF[withBody.op], withBody.body);
             }
           }
           if (sent.res.status >= 400) {

@@ -35,12 +35,17 @@ it('When the operations are read, then every request schema of the contract is f
       'OrderCreateRequest',
       'OrderItemRequest',
       'OrderMoveRequest',
+      'OrderDiscountRequest',
+      'OrderPaymentRequest',
+      'OrderServiceStatusRequest',
       'ReservationRequest',
       'TablePatchRequest',
       'WebhookEndpointRequest',
       'ReservationListQuery',
       'DeliveryListQuery',
       'OrderListQuery',
+      'EventFeedQuery',
+      'RecoverRequest',
     ].sort(),
   );
 });

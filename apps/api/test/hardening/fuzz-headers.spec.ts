@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { operations, type OperationSpec } from '@pis/contract';
-import { OutboxRelay } from '@pis/webhooks';
 import type { Response } from 'supertest';
 import { Harness, type TestLocation } from '../support/harness';
 import { BACKOFFICE_TOKEN } from '../support/test-api';
@@ -15,7 +14,7 @@ import {
 } from './support/fuzz-transport';
 
 /**
- * Every operation of the contract under fuzzed headers (decisions sections 1, 2 and 8):
+ * Every operation of the contract under fuzzed headers (docs/reference/errors.md#check-order):
  * Authorization (valid spellings, broken ones, a revoked key, another location's key, the
  * other surface's credential), Content-Type, Accept and X-Request-Id, each request otherwise
  * well formed and naming real things. Authentication answers first: a credential that is not
@@ -27,7 +26,11 @@ let other: TestLocation;
 let revokedKey: string;
 let spareKeyId: string;
 let orderId: string;
+let itemId: string;
 let deliveryId: string;
+/** The simulator's operations run with this sandbox location's test key, on its order. */
+let sandbox: TestLocation;
+let sandboxOrderId: string;
 
 beforeAll(async () => {
   h = await Harness.start();
@@ -38,31 +41,47 @@ beforeAll(async () => {
   revokedKey = revoked.body.key;
   spareKeyId = (await h.operator.post(loc.ops('/api-keys')).expect(201)).body.id;
   orderId = ((await h.walkIn(loc, [loc.tables[0]!])) as Json)['id'] as string;
+  itemId = (
+    await h.operator
+      .post(loc.ops(`/orders/${orderId}/items`))
+      .send({ label: 'Bread', amountMinor: 300 })
+      .expect(200)
+  ).body.check.items[0].id;
   await loc.api
     .post(`${P}/reservations`)
     .send(reservation({ externalId: 'hdr-1' }))
     .expect(201);
   await loc.api.put(`${P}/webhook-endpoint`).send({ url: 'https://hooks.example.test/hook' }).expect(200);
   await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
-  await new OutboxRelay(h.db.dataSource).relayBatch();
+  await h.relayOutbox();
   deliveryId = (await loc.api.get(`${P}/webhook-deliveries`).expect(200)).body.deliveries[0].id;
+  sandbox = await h.location({ sandbox: true, tables: 4 });
+  sandboxOrderId = ((await h.walkIn(sandbox, [sandbox.tables[0]!])) as Json)['id'] as string;
 });
+
+const simulated = (op: OperationSpec) => op.tag === 'sandbox';
+/** `sandboxAddOrderItem` -> `addOrderItem`: the simulator takes the backoffice operation's requests. */
+const requestId = (op: OperationSpec) =>
+  simulated(op) ? `${op.operationId[7]!.toLowerCase()}${op.operationId.slice(8)}` : op.operationId;
 afterAll(async () => {
   await h?.stop();
 });
 
 /** The operation's path with real ids, a query where it needs one, and a valid body where it takes one. */
 function requestOf(op: OperationSpec): { path: string; body?: Json } {
+  const at = simulated(op) ? sandbox : loc;
   const path = op.path
     .replace('{locationId}', loc.id)
     .replace('{keyId}', spareKeyId)
     .replace('{tableId}', loc.tables[1]!)
-    .replace('{orderId}', orderId)
+    .replace('{orderId}', simulated(op) ? sandboxOrderId : orderId)
+    .replace('{itemId}', itemId)
     .replace('{deliveryId}', deliveryId)
     .replace('{externalId}', 'hdr-1');
   const query: Record<string, string> = {
     listReservations: '?from=2026-11-01T00:00Z&to=2026-11-30T00:00Z',
     listOrders: '?status=open',
+    listEvents: '?after=0&limit=5&types=table.occupied',
   };
   const bodies: Record<string, () => Json> = {
     createReservation: () => reservation(),
@@ -71,18 +90,22 @@ function requestOf(op: OperationSpec): { path: string; body?: Json } {
     putWebhookEndpoint: () => ({ url: 'https://hooks.example.test/hook' }),
     createLocation: () => ({ name: `Location ${uniqueId('h')}`, brand: 'test' }),
     editTable: () => ({ label: 'T' }),
-    openWalkInOrder: () => ({ tableIds: [loc.tables[2]!], covers: 2 }),
+    openWalkInOrder: () => ({ tableIds: [at.tables[2]!], covers: 2 }),
     addOrderItem: () => ({ label: 'Soup', amountMinor: 450 }),
-    moveOrder: () => ({ tableIds: [loc.tables[3]!] }),
+    moveOrder: () => ({ tableIds: [at.tables[3]!] }),
+    addOrderDiscount: () => ({ label: 'Regulars', amountMinor: 100 }),
+    addOrderPayment: () => ({ amountMinor: 100, tipMinor: 10, tender: 'card' }),
+    setOrderServiceStatus: () => ({ status: 'mains' }),
+    recoverWebhooks: () => ({ afterSequence: 0 }),
   };
-  const body = op.body === undefined ? undefined : bodies[op.operationId]!();
-  return { path: `${path}${query[op.operationId] ?? ''}`, ...(body ? { body } : {}) };
+  const body = op.body === undefined ? undefined : bodies[requestId(op)]!();
+  return { path: `${path}${query[requestId(op)] ?? ''}`, ...(body ? { body } : {}) };
 }
 
 type Credential = { kind: 'valid' | 'broken' | 'other-location'; header: string | null };
 
 function credentialsFor(op: OperationSpec): fc.Arbitrary<Credential> {
-  const own = op.security === 'backofficeToken' ? BACKOFFICE_TOKEN : loc.key;
+  const own = op.security === 'backofficeToken' ? BACKOFFICE_TOKEN : simulated(op) ? sandbox.key : loc.key;
   const wrongSurface = op.security === 'backofficeToken' ? loc.key : BACKOFFICE_TOKEN;
   const broken = fc.oneof(
     brokenAuthorizations(own),

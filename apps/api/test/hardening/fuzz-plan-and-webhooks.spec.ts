@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { componentSchemas, createValidator, MAX_INT32 } from '@pis/contract';
-import { OutboxRelay } from '@pis/webhooks';
 import { Harness, type TestLocation } from '../support/harness';
 import { P, type Json } from '../support/wire';
 import {
@@ -196,7 +195,10 @@ describe('POST /floorplan/import', () => {
 });
 
 describe('Webhook endpoint and deliveries', () => {
-  /** URLs the policy lets through (public address, https) and ones decisions section 7 refuses. */
+  /**
+   * URLs the policy lets through (public address, https) and ones
+   * docs/reference/webhooks.md#receiver-urls refuses.
+   */
   const ACCEPTED = [
     'https://hooks.example.test/hook',
     'https://hooks.example.test:8443/a/b?c=d&e=%20#frag',
@@ -367,7 +369,7 @@ describe('Webhook endpoint and deliveries', () => {
     await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
     await h.walkIn(loc, [loc.tables[0]!]);
     await h.walkIn(loc, [loc.tables[1]!, loc.tables[2]!]);
-    while ((await new OutboxRelay(h.db.dataSource).relayBatch()).events > 0);
+    await h.relayOutbox();
     const list = await loc.api.get(`${P}/webhook-deliveries?limit=1`).expect(200);
     const all = await loc.api.get(`${P}/webhook-deliveries`).expect(200);
     const ids = (all.body.deliveries as Json[]).map((d) => d['id'] as string);

@@ -23,7 +23,7 @@ import { asSchema, dateTimeText, textOf, validOf, type Overrides } from './suppo
 import { rawBodyOf } from './support/fuzz-transport';
 
 /**
- * Provider reservations under fuzzing (decisions sections 1-5): POST and PUT bodies made
+ * Provider reservations under fuzzing (docs/reference/provider-api.md#reservations): POST and PUT bodies made
  * from the contract's schema and then broken, raw bodies that are not JSON or not labelled
  * as JSON, odd externalIds in the path, and the list's query. Over the real composition
  * root on PostgreSQL; see support/fuzz-invariants.ts for what each request must keep.

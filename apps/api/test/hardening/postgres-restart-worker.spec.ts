@@ -240,17 +240,18 @@ const unavailable = privatePostgresUnavailable();
           expect(answer.res!.headers['retry-after']).toBe('1');
         }
 
-        // The outbox: 1..n, the publish, then per table each order's occupied and freed, once.
+        // The outbox: 1..n, the publish, then per table each order's occupied, freed and closed, once.
         const events = await outbox();
         expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
         expect(events[0]!.type).toBe('floorplan.published');
-        expect(events.length).toBe(1 + 2 * producers.reduce((n, p) => n + p.orders.length, 0));
+        expect(events.length).toBe(1 + 3 * producers.reduce((n, p) => n + p.orders.length, 0));
         for (const producer of producers) {
-          const own = events.filter((e) => e.data['tableId'] === producer.table);
+          const own = events.filter((e) => producer.orders.includes(e.data['orderId'] as string));
           expect(own.map((e) => [e.type, e.data['orderId']])).toEqual(
             producer.orders.flatMap((id) => [
               ['table.occupied', id],
               ['table.freed', id],
+              ['order.closed', id],
             ]),
           );
         }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
-import { ok } from '@pis/domain';
-import { isUnavailable } from '@pis/http';
+import { ok, ServiceUnavailableError } from '@pis/domain';
 import type { Response } from 'supertest';
 import { Client } from '../support/client';
 import { expectEnvelope } from '../support/envelope';
@@ -384,7 +383,7 @@ const unavailable = privatePostgresUnavailable();
     // query runner, and the work's next statement fails with "Query runner already
     // released" instead of a driver error. That is the database going away (503), not a
     // fault of the service (500): seen as a 500 during a fast restart under load.
-    it('When the session of a unit of work is terminated between two of its statements, then the error it fails with is answered 503 (unavailable)', async () => {
+    it('When the session of a unit of work is terminated between two of its statements, then it fails with ServiceUnavailableError (answered 503)', async () => {
       const admin = new PgClient({ connectionString: databaseUrl });
       await admin.connect();
       try {
@@ -408,7 +407,7 @@ const unavailable = privatePostgresUnavailable();
 
         expect(terminated).toBe(1);
         expect(error).not.toBeNull();
-        expect({ unavailable: isUnavailable(error), error: String(error) }).toEqual({
+        expect({ unavailable: error instanceof ServiceUnavailableError, error: String(error) }).toEqual({
           unavailable: true,
           error: String(error),
         });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Request, Response as ExpressResponse } from 'express';
 import type { Response } from 'supertest';
-import { backofficeAuth } from '@pis/http/src/auth/backoffice-auth';
+import { backofficeAuth } from '@pis/http';
 import { AesGcmSecretCipher, createLogger, randomBase62 } from '@pis/runtime';
 import { expectEnvelope } from '../support/envelope';
 import { Harness, type TestLocation } from '../support/harness';
@@ -18,7 +18,7 @@ import { B, P, reservation } from '../support/wire';
 const crypto: typeof import('node:crypto') = require('node:crypto');
 
 /**
- * Issue 5's secrets: near-miss credentials are refused, the backoffice token is compared in
+ * Secrets: near-miss credentials are refused, the backoffice token is compared in
  * constant time, keys and webhook secrets are not at rest in the database (decision 0004),
  * and no key, token or webhook secret reaches a log line (nor does the end-of-run scanner
  * let one through).

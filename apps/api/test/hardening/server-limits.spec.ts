@@ -10,11 +10,12 @@ import { P, reservation } from '../support/wire';
 import { LAST_CHUNK, RawConnection, chunk, head, sleep, type RawResponse } from './support/raw-http';
 
 /**
- * Issue 5's server limits (decision 0072), over raw sockets: what an HTTP library would never
- * send (trickled headers, lying lengths, half bodies) and what it would hide (whether and
- * when the server closes). Limits that need no waiting are tried on the API as every suite
- * starts it (production limits); the timeouts on a second API over the same database, started
- * through the same `listen()` with the same limits scaled down so that no test waits seconds.
+ * The server limits (docs/reference/limits-and-formats.md#http-server-limits, decision 0072), over
+ * raw sockets: what an HTTP library would never send (trickled headers, lying lengths, half bodies)
+ * and what it would hide (whether and when the server closes). Limits that need no waiting are
+ * tried on the API as every suite starts it (production limits); the timeouts on a second API over
+ * the same database, started through the same `listen()` with the same limits scaled down so that
+ * no test waits seconds.
  */
 const SHORT: ServerLimits = {
   ...SERVER_LIMITS,

@@ -38,10 +38,18 @@ export class ApiProcess {
     this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ? null : code)));
   }
 
-  /** Spawns and waits until `/healthz` answers: main listens only after the runtime (relay, poller) started. */
-  static async start(env: Record<string, string>, timeoutMs = 30_000): Promise<ApiProcess> {
+  /**
+   * Spawns and waits until `/healthz` answers: main listens only after the runtime (relay,
+   * poller) started. `args`: node's arguments, the sources through tsx unless a test runs
+   * the built bundle.
+   */
+  static async start(
+    env: Record<string, string>,
+    timeoutMs = 30_000,
+    args = ['--import', 'tsx', 'apps/api/src/main.ts'],
+  ): Promise<ApiProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],

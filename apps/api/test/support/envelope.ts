@@ -8,7 +8,7 @@ const INTERNALS =
   /\bat [\w$.<>]+ \(|node_modules|\/work\/|\.ts:\d+|TypeORM|QueryFailedError|relation "|violates|syntax error at/i;
 
 /**
- * The error envelope of decisions section 2: exactly `{error: {code, message, occupiedBy}}`
+ * The error envelope of docs/reference/errors.md#envelope: exactly `{error: {code, message, occupiedBy}}`
  * (plus `details` with validation_failed only), `occupiedBy` null unless the code is
  * table_occupied, a JSON body, an `X-Request-Id`, and no internals.
  */

@@ -1,4 +1,5 @@
-import type { TestDatabase } from '@pis/persistence/src/test-support';
+import { createPersistence } from '@pis/persistence';
+import type { TestDatabase } from '@pis/persistence/test-support';
 import type { Logger } from '@pis/runtime';
 import type { Resolver } from '@pis/webhooks';
 import type { ApiOverrides } from '../../src/container';
@@ -15,6 +16,16 @@ export const TEST_HOSTS: Record<string, string[]> = {
   'intranet.example.test': ['10.1.2.3'],
   'metadata.example.test': ['169.254.169.254'],
   localhost: ['127.0.0.1'],
+};
+
+/** The relay reads no secrets; a cipher that is never used. */
+const NO_SECRETS = {
+  encrypt: (): string => {
+    throw new Error('the relay does not store secrets');
+  },
+  decrypt: (): string => {
+    throw new Error('the relay does not read secrets');
+  },
 };
 
 export const testResolver: Resolver = async (hostname) => {
@@ -48,6 +59,8 @@ export interface LocationOptions extends PlanOptions {
   /** `none`: no rooms; `draft`: imported, never published; `published` (default): imported and published. */
   plan?: 'none' | 'draft' | 'published';
   currency?: string;
+  /** A sandbox location: its key is a test key. */
+  sandbox?: boolean;
 }
 
 /**
@@ -91,6 +104,12 @@ export class Harness {
     return this.api.runtime;
   }
 
+  /** Fans every committed outbox event out to deliveries now, as the relay would (for a harness whose delivery is off). */
+  async relayOutbox(): Promise<void> {
+    const { relay } = createPersistence(this.db.database, { cipher: NO_SECRETS }).pipeline;
+    while ((await relay.relayBatch(500)).events > 0);
+  }
+
   client(token: string | null): Client {
     return new Client(this.api.server, token);
   }
@@ -101,10 +120,15 @@ export class Harness {
   }
 
   async location(options: LocationOptions = {}): Promise<TestLocation> {
-    const { plan = 'published', currency } = options;
+    const { plan = 'published', currency, sandbox } = options;
     const created = await this.operator
       .post(`${B}/locations`)
-      .send({ name: `Location ${uniqueId('l')}`, brand: 'test', ...(currency ? { currency } : {}) })
+      .send({
+        name: `Location ${uniqueId('l')}`,
+        brand: 'test',
+        ...(currency ? { currency } : {}),
+        ...(sandbox ? { sandbox } : {}),
+      })
       .expect(201);
     const id = created.body.id as string;
     const ops = (path = '') => `${B}/locations/${id}${path}`;

@@ -4,7 +4,7 @@ import { checkAgainstDocument, operationFor } from './openapi-check';
 const response = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   ({ status, body, headers: { 'x-request-id': 'r-1', ...headers } }) as unknown as Response;
 
-const location = { id: 'l-1', name: 'Chez Nous', brand: 'chez', currency: 'EUR' };
+const location = { id: 'l-1', name: 'Chez Nous', brand: 'chez', currency: 'EUR', sandbox: false };
 
 describe('checkAgainstDocument (the hook every suite relies on)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
 import { createLogger, loadConfig, type Logger } from '@pis/runtime';
 import { createApiRuntime, type ApiRuntime } from '../../src/api-runtime';
 import type { ApiOverrides } from '../../src/container';

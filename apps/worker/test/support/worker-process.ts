@@ -22,18 +22,27 @@ export class WorkerProcess {
     this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ? null : code)));
   }
 
-  static spawn(env: Record<string, string>): WorkerProcess {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
+  /** `args`: node's arguments, the sources through tsx unless a test runs the built bundle. */
+  static spawn(
+    env: Record<string, string>,
+    args = ['--import', 'tsx', 'apps/worker/src/main.ts'],
+  ): WorkerProcess {
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
+      // Any free metrics port: several workers run side by side in a test run.
+      env: { PATH: process.env['PATH'] ?? '', WORKER_METRICS_PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new WorkerProcess(child);
   }
 
   /** Spawns and waits for the "webhook worker started" log line. */
-  static async start(env: Record<string, string>, timeoutMs = 30_000): Promise<WorkerProcess> {
-    const worker = WorkerProcess.spawn(env);
+  static async start(
+    env: Record<string, string>,
+    timeoutMs = 30_000,
+    args?: string[],
+  ): Promise<WorkerProcess> {
+    const worker = WorkerProcess.spawn(env, args);
     await worker.waitForOutput(/webhook worker started/, timeoutMs);
     return worker;
   }

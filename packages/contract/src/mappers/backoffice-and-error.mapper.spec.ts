@@ -1,6 +1,6 @@
 import { fail, occupied } from '@pis/domain';
 import { createValidator } from '../validation/validator';
-import { toLocationCommand, toOrderItem } from './backoffice.mapper';
+import { toLocationCommand, toOrderItem, toOrderPayment } from './backoffice.mapper';
 import { toErrorBody, toFailureBody } from './error.mapper';
 
 const validator = createValidator();
@@ -11,14 +11,25 @@ describe('Backoffice request mappers', () => {
       name: 'Trattoria',
       brand: 'acme',
       currency: 'EUR',
+      sandbox: false,
     });
   });
 
-  it('When an item is added without quantity, then the quantity is 1', () => {
+  it('When an item is added without quantity, tax rate or course, then they are 1, 0 and other', () => {
     expect(toOrderItem({ label: 'Espresso', amountMinor: 250 })).toEqual({
       label: 'Espresso',
       amountMinor: 250,
       quantity: 1,
+      taxRateBps: 0,
+      course: 'other',
+    });
+  });
+
+  it('When a payment is recorded without a tip, then the tip is 0', () => {
+    expect(toOrderPayment({ amountMinor: 900, tender: 'cash' })).toEqual({
+      amountMinor: 900,
+      tipMinor: 0,
+      tender: 'cash',
     });
   });
 });
@@ -47,6 +58,14 @@ describe('Error envelope', () => {
       message: 'bad',
       occupiedBy: null,
       details: [{ path: '/covers', message: 'must be >= 1' }],
+    });
+    expect(validator.check('ErrorEnvelope', body)).toMatchObject({ ok: true });
+  });
+
+  it('When an order_closed failure is rendered, then the envelope validates', () => {
+    const body = toFailureBody(fail('order_closed', 'order o-1 is closed'));
+    expect(body).toEqual({
+      error: { code: 'order_closed', message: 'order o-1 is closed', occupiedBy: null },
     });
     expect(validator.check('ErrorEnvelope', body)).toMatchObject({ ok: true });
   });

@@ -1,12 +1,16 @@
-import type { Instant, Location, Order } from '@pis/domain';
+import { checkData, locationShape, type Check, type Instant, type Location, type Order } from '@pis/domain';
 import type {
   ApiKeyResponse,
+  CheckResponse,
   LocationCreateRequest,
   LocationResponse,
+  OrderDiscountRequest,
   OrderItemRequest,
   OrderListResponse,
+  OrderPaymentRequest,
   OrderResponse,
 } from '../wire-types';
+import { WIRE_INSTANTS } from './instant';
 
 export const DEFAULT_CURRENCY = 'EUR';
 
@@ -14,14 +18,11 @@ export const toLocationCommand = (body: LocationCreateRequest) => ({
   name: body.name,
   brand: body.brand,
   currency: body.currency ?? DEFAULT_CURRENCY,
+  sandbox: body.sandbox ?? false,
 });
 
-export const toLocationResponse = (l: Location): LocationResponse => ({
-  id: l.id,
-  name: l.name,
-  brand: l.brand,
-  currency: l.currency,
-});
+const locationForm = locationShape.omit('createdAt');
+export const toLocationResponse = (l: Location): LocationResponse => locationForm.encode(l, WIRE_INSTANTS);
 
 export const toApiKeyResponse = (issued: {
   id: string;
@@ -37,9 +38,25 @@ export const toOrderItem = (body: OrderItemRequest) => ({
   label: body.label,
   amountMinor: body.amountMinor,
   quantity: body.quantity ?? 1,
+  taxRateBps: body.taxRateBps ?? 0,
+  course: body.course ?? 'other',
 });
 
-/** The till's view of an order; its items and locationId are not part of it. */
+export const toOrderDiscount = (body: OrderDiscountRequest) => ({
+  label: body.label,
+  amountMinor: body.amountMinor,
+});
+
+export const toOrderPayment = (body: OrderPaymentRequest) => ({
+  amountMinor: body.amountMinor,
+  tipMinor: body.tipMinor ?? 0,
+  tender: body.tender,
+});
+
+/** The check as every order answer and `order.closed` show it (one rendering, the domain's). */
+export const toCheckResponse = (check: Check): CheckResponse => checkData(check);
+
+/** The till's view of an order; its locationId is not part of it. */
 export const toOrderResponse = (o: Order): OrderResponse => ({
   id: o.id,
   tableIds: [...o.tableIds],
@@ -50,6 +67,8 @@ export const toOrderResponse = (o: Order): OrderResponse => ({
   reservationExternalId: o.reservationExternalId,
   openedAt: o.openedAt.toIso(),
   closedAt: o.closedAt === null ? null : o.closedAt.toIso(),
+  check: toCheckResponse(o.check),
+  serviceStatus: o.serviceStatus,
 });
 
 export const toOrderListResponse = (list: { orders: Order[] }): OrderListResponse => ({

@@ -1,53 +1,12 @@
-import {
-  DEFAULT_CANVAS_SIZE,
-  defaultShape,
-  type FloorPlanImportInput,
-  type ImportDecorationInput,
-  type TablePatch,
-} from '@pis/domain';
+import { withImportDefaults, type FloorPlanImportInput, type TablePatch } from '@pis/domain';
 import type { FloorPlanImportRequest, TablePatchRequest } from '../wire-types';
 
 /**
- * The validated import body with every default filled (decisions section 6): room order =
- * its index, canvas 1000 by 1000, no tables or decorations, rotation 0, minCovers 1,
- * maxCovers = seatCount, shape by seat count. Duplicate ids, `minCovers <= maxCovers` and
- * table positions are the domain's checks.
+ * The validated import body as the domain's input, its defaults filled by the domain
+ * (`withImportDefaults`, docs/reference/provider-api.md#floor-plan-import-fields). Duplicate
+ * ids, `minCovers <= maxCovers` and table positions are the domain's checks too.
  */
-export function toImportInput(body: FloorPlanImportRequest): FloorPlanImportInput {
-  return {
-    replaceDraft: body.replaceDraft ?? false,
-    rooms: body.rooms.map((room, index) => ({
-      externalId: room.externalId,
-      name: room.name,
-      order: room.order ?? index,
-      canvasWidth: room.canvasWidth ?? DEFAULT_CANVAS_SIZE,
-      canvasHeight: room.canvasHeight ?? DEFAULT_CANVAS_SIZE,
-      tables: (room.tables ?? []).map((t) => ({
-        externalId: t.externalId,
-        label: t.label,
-        seatCount: t.seatCount,
-        x: t.x,
-        y: t.y,
-        minCovers: t.minCovers ?? 1,
-        maxCovers: t.maxCovers ?? t.seatCount,
-        rotation: t.rotation ?? 0,
-        shape: t.shape ?? defaultShape(t.seatCount),
-      })),
-      decorations: (room.decorations ?? []).map((d) => {
-        const decoration: ImportDecorationInput = {
-          kind: d.kind,
-          x: d.x,
-          y: d.y,
-          width: d.width,
-          height: d.height,
-          rotation: d.rotation ?? 0,
-        };
-        if (typeof d.text === 'string') decoration.text = d.text;
-        return decoration;
-      }),
-    })),
-  };
-}
+export const toImportInput = (body: FloorPlanImportRequest): FloorPlanImportInput => withImportDefaults(body);
 
 /** Only the fields the operator sent; the rest of the table stays as it is. */
 export function toTablePatch(body: TablePatchRequest): TablePatch {

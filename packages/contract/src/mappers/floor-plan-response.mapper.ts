@@ -1,20 +1,25 @@
-import type {
-  Decoration,
-  ImportResult,
-  Instant,
-  PublishedFloorPlan,
-  PublishedTable,
-  Table,
-  WorkingPlan,
+import {
+  publishedFloorPlanShape,
+  publishedTableShape,
+  roomShape,
+  type FloorPlanChanges,
+  type ImportResult,
+  type Instant,
+  type PublishedFloorPlan,
+  type PublishPreview,
+  type Table,
+  type WorkingPlan,
 } from '@pis/domain';
 import type {
+  FloorPlanChangesResponse,
   ImportResultResponse,
+  PublishPreviewResponse,
   PublishResponse,
   PublishedFloorPlanResponse,
   WorkingPlanResponse,
   WorkingTableResponse,
 } from '../wire-types';
-import { toNullableIso } from './instant';
+import { toNullableIso, WIRE_INSTANTS } from './instant';
 
 export function toImportResultResponse(result: ImportResult): ImportResultResponse {
   return {
@@ -27,46 +32,17 @@ export function toImportResultResponse(result: ImportResult): ImportResultRespon
   };
 }
 
-const publishedTable = (t: PublishedTable) => ({
-  id: t.id,
-  label: t.label,
-  shape: t.shape,
-  seatCount: t.seatCount,
-  minCovers: t.minCovers,
-  maxCovers: t.maxCovers,
-  active: t.active,
-  x: t.x,
-  y: t.y,
-  rotation: t.rotation,
+export const toPublishedFloorPlanResponse = (plan: PublishedFloorPlan): PublishedFloorPlanResponse =>
+  publishedFloorPlanShape.encode(plan, WIRE_INSTANTS);
+
+/** A working-plan table as the backoffice sees it (PATCH answers with it): the published fields first. */
+export const toTableResponse = (t: Table): WorkingTableResponse => ({
+  ...publishedTableShape.encode(t, WIRE_INSTANTS),
+  roomId: t.roomId,
+  externalId: t.externalId,
 });
 
-export function toPublishedFloorPlanResponse(plan: PublishedFloorPlan): PublishedFloorPlanResponse {
-  return {
-    version: plan.version,
-    publishedAt: plan.publishedAt.toIso(),
-    rooms: plan.rooms.map((room) => ({
-      id: room.id,
-      name: room.name,
-      order: room.order,
-      tables: room.tables.map(publishedTable),
-    })),
-  };
-}
-
-/** A working-plan table as the backoffice sees it (PATCH answers with it). */
-export function toTableResponse(t: Table): WorkingTableResponse {
-  return { ...publishedTable(t), roomId: t.roomId, externalId: t.externalId };
-}
-
-const decoration = (d: Decoration) => ({
-  kind: d.kind,
-  x: d.x,
-  y: d.y,
-  width: d.width,
-  height: d.height,
-  rotation: d.rotation,
-  text: d.text,
-});
+const roomWithoutTables = roomShape.omit('tables');
 
 export function toWorkingPlanResponse(plan: WorkingPlan): WorkingPlanResponse {
   return {
@@ -74,13 +50,7 @@ export function toWorkingPlanResponse(plan: WorkingPlan): WorkingPlanResponse {
     publishedVersion: plan.publishedVersion,
     publishedAt: toNullableIso(plan.publishedAt),
     rooms: plan.rooms.map((room) => ({
-      id: room.id,
-      externalId: room.externalId,
-      name: room.name,
-      order: room.order,
-      canvasWidth: room.canvasWidth,
-      canvasHeight: room.canvasHeight,
-      decorations: room.decorations.map(decoration),
+      ...roomWithoutTables.encode(room, WIRE_INSTANTS),
       tables: room.tables.map(toTableResponse),
     })),
   };
@@ -89,4 +59,17 @@ export function toWorkingPlanResponse(plan: WorkingPlan): WorkingPlanResponse {
 export const toPublishResponse = (published: { version: number; publishedAt: Instant }): PublishResponse => ({
   version: published.version,
   publishedAt: published.publishedAt.toIso(),
+});
+
+export const toFloorPlanChangesResponse = (c: FloorPlanChanges): FloorPlanChangesResponse => ({
+  added: [...c.added],
+  deactivated: [...c.deactivated],
+  reactivated: [...c.reactivated],
+  relabelled: c.relabelled.map((r) => ({ tableId: r.tableId, from: r.from, to: r.to })),
+  updated: [...c.updated],
+});
+
+export const toPublishPreviewResponse = (preview: PublishPreview): PublishPreviewResponse => ({
+  published: preview.published === null ? null : toPublishedFloorPlanResponse(preview.published),
+  changes: toFloorPlanChangesResponse(preview.changes),
 });

@@ -3,7 +3,7 @@ import type { FloorPlanImportRequest } from '../wire-types';
 import { toImportInput, toTablePatch } from './floor-plan-request.mapper';
 
 describe('toImportInput', () => {
-  it('When the sample import is mapped, then every default of decisions section 6 is filled', () => {
+  it('When the sample import is mapped, then every default of the import is filled', () => {
     const input = toImportInput(importBody() as FloorPlanImportRequest);
     expect(input).toEqual({
       replaceDraft: false,

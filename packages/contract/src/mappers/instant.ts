@@ -1,4 +1,4 @@
-import { Instant } from '@pis/domain';
+import { Instant, type InstantText } from '@pis/domain';
 
 /** Parses a date-time the schema has already accepted; anything else is a programming error. */
 export function toInstant(text: string): Instant {
@@ -12,3 +12,6 @@ export const toNullableInstant = (text: string | null | undefined): Instant | nu
 
 export const toNullableIso = (instant: Instant | null): string | null =>
   instant === null ? null : instant.toIso();
+
+/** How the wire writes instants: UTC with milliseconds (docs/reference/limits-and-formats.md#date-times); any valid date-time reads. */
+export const WIRE_INSTANTS: InstantText = { write: (instant) => instant.toIso(), read: toInstant };

@@ -1,6 +1,9 @@
 import {
+  addOrderDiscount,
   addOrderItem,
+  addOrderPayment,
   createReservation,
+  EVENT_TYPES,
   finishOrderCommand,
   getWorkingPlan,
   importFloorPlan,
@@ -12,7 +15,9 @@ import {
   getPublishedFloorPlan,
   registerWebhookEndpoint,
   rotateWebhookSecret,
+  setOrderServiceStatus,
   updateReservation,
+  voidOrderItem,
   Instant,
 } from '@pis/domain';
 import { createInMemoryDeps, expectOk, givenLocation, givenPublishedLocation } from '@pis/testing';
@@ -131,6 +136,24 @@ describe('Responses built from use-case results', () => {
         quantity: 2,
       }),
     );
+    const till = { locationId: place.locationId, orderId };
+    const itemId = withItem.check.items[0]!.id;
+    const checked = [
+      expectOk(
+        await addOrderItem(deps, {
+          ...till,
+          label: 'Soup',
+          amountMinor: 900,
+          quantity: 1,
+          taxRateBps: 1000,
+          course: 'starter',
+        }),
+      ),
+      expectOk(await addOrderDiscount(deps, { ...till, label: 'Regulars', amountMinor: 500 })),
+      expectOk(await addOrderPayment(deps, { ...till, amountMinor: 4000, tipMinor: 400, tender: 'card' })),
+      expectOk(await voidOrderItem(deps, { ...till, itemId })),
+      expectOk(await setOrderServiceStatus(deps, { ...till, status: 'bill_requested' })),
+    ];
     const moved = expectOk(
       await moveOrderCommand(deps, { locationId: place.locationId, orderId, tableIds: [place.tableIds[1]!] }),
     );
@@ -138,18 +161,29 @@ describe('Responses built from use-case results', () => {
       await finishOrderCommand(deps, { locationId: place.locationId, orderId, how: 'closed' }),
     );
 
-    for (const order of [opened, withItem, moved, closed]) expectValid('Order', toOrderResponse(order));
-    expect(toOrderResponse(withItem)).not.toHaveProperty('items');
+    for (const order of [opened, withItem, ...checked, moved, closed])
+      expectValid('Order', toOrderResponse(order));
     expect(toOrderResponse(withItem).spendMinor).toBe(6400);
+    expect(toOrderResponse(withItem).check.totalMinor).toBe(6400);
+    expect(toOrderResponse(closed)).toMatchObject({
+      serviceStatus: 'bill_requested',
+      spendMinor: 400,
+      check: {
+        subtotalMinor: 900,
+        discountMinor: 500,
+        totalMinor: 400,
+        paidMinor: 4000,
+        tipMinor: 400,
+        balanceMinor: -3600,
+      },
+    });
     expectValid('OrderListResponse', toOrderListResponse({ orders: [closed] }));
     const types = store.events(place.locationId).map((e) => {
       const body = toWebhookEventBody(e);
       expect(validator.webhookEventBody(body)).toEqual({ ok: true, value: body });
       return body.type;
     });
-    expect(new Set(types)).toEqual(
-      new Set(['floorplan.published', 'table.occupied', 'table.spend_updated', 'table.freed']),
-    );
+    expect(new Set(types)).toEqual(new Set(EVENT_TYPES));
   });
 
   it('When an endpoint is registered and its secret rotated, then the response shows the new current secret', async () => {
@@ -167,12 +201,7 @@ describe('Responses built from use-case results', () => {
     const after = toWebhookEndpointResponse(rotated);
     expectValid('WebhookEndpoint', after);
     expect(after.secret).not.toBe(before.secret);
-    expect(after.events).toEqual([
-      'floorplan.published',
-      'table.occupied',
-      'table.freed',
-      'table.spend_updated',
-    ]);
+    expect(after.events).toEqual([...EVENT_TYPES]);
   });
 
   it('When a location and a key are created, then their responses validate', async () => {

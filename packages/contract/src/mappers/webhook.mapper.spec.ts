@@ -13,7 +13,17 @@ const stored = (event: Pick<StoredEvent, 'type' | 'data'>, sequence: number): St
   ({ ...event, occurredAt, id: `event-${sequence}`, locationId: 'loc-1', sequence }) as StoredEvent;
 
 const events: StoredEvent[] = [
-  stored({ type: 'floorplan.published', data: { version: 2, publishedAt: occurredAt.toIso() } }, 1),
+  stored(
+    {
+      type: 'floorplan.published',
+      data: {
+        version: 2,
+        publishedAt: occurredAt.toIso(),
+        changes: { added: [], deactivated: [], reactivated: [], relabelled: [], updated: [] },
+      },
+    },
+    1,
+  ),
   stored(
     {
       type: 'table.occupied',
@@ -51,9 +61,69 @@ const events: StoredEvent[] = [
         currency: 'EUR',
         covers: 3,
         occurredAt: occurredAt.toIso(),
+        totals: {
+          subtotalMinor: 7000,
+          discountMinor: 600,
+          taxMinor: 581,
+          tipMinor: 300,
+          paidMinor: 7000,
+          balanceMinor: -600,
+        },
       },
     },
     4,
+  ),
+  stored(
+    {
+      type: 'table.status_changed',
+      data: {
+        tableIds: ['t-1', 't-2'],
+        orderId: 'o-1',
+        reservationExternalId: 'r-1',
+        serviceStatus: 'bill_requested',
+        occurredAt: occurredAt.toIso(),
+      },
+    },
+    5,
+  ),
+  stored(
+    {
+      type: 'order.closed',
+      data: {
+        orderId: 'o-1',
+        reservationExternalId: null,
+        tableIds: ['t-1', 't-2'],
+        covers: 3,
+        currency: 'EUR',
+        openedAt: '2026-11-21T18:00:00.000Z',
+        closedAt: occurredAt.toIso(),
+        check: {
+          items: [
+            {
+              id: 'i-1',
+              label: 'Menu',
+              quantity: 2,
+              amountMinor: 3500,
+              taxRateBps: 1000,
+              course: 'main',
+              voided: false,
+            },
+          ],
+          discounts: [{ id: 'd-1', label: 'Regulars', amountMinor: 600 }],
+          payments: [
+            { id: 'p-1', amountMinor: 7000, tipMinor: 300, tender: 'card', paidAt: occurredAt.toIso() },
+          ],
+          subtotalMinor: 7000,
+          discountMinor: 600,
+          taxMinor: 581,
+          totalMinor: 6400,
+          tipMinor: 300,
+          paidMinor: 7000,
+          balanceMinor: -600,
+        },
+      },
+    },
+    6,
   ),
 ];
 

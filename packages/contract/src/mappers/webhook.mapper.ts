@@ -1,4 +1,5 @@
 import {
+  endpointStatus,
   currentSecret,
   type DeliveryCursor,
   type EventType,
@@ -32,6 +33,9 @@ export const toWebhookEndpointResponse = (e: WebhookEndpoint): WebhookEndpointRe
   secret: currentSecret(e),
   createdAt: e.createdAt.toIso(),
   updatedAt: e.updatedAt.toIso(),
+  status: endpointStatus(e),
+  disabledAt: e.disabledAt?.toIso() ?? null,
+  disabledReason: e.disabledReason,
 });
 
 export const toDeliveryResponse = (d: WebhookDelivery): DeliveryResponse => ({
@@ -73,6 +77,23 @@ export function toWebhookEventBody(event: StoredEvent): WebhookEventBody {
     case 'table.freed':
       return { type: event.type, timestamp, data: { ...event.data, locationEventSequence } };
     case 'table.spend_updated':
+      return {
+        type: event.type,
+        timestamp,
+        data: {
+          ...event.data,
+          tableIds: [...event.data.tableIds],
+          totals: { ...event.data.totals },
+          locationEventSequence,
+        },
+      };
+    case 'table.status_changed':
+      return {
+        type: event.type,
+        timestamp,
+        data: { ...event.data, tableIds: [...event.data.tableIds], locationEventSequence },
+      };
+    case 'order.closed':
       return {
         type: event.type,
         timestamp,

@@ -7,6 +7,14 @@ const order = { name: 'orderId', description: 'the till order id' };
 const noLocation = 'not_found: there is no such location';
 const noOrder = 'not_found: there is no such location or order';
 
+/** What a write on an order's check or service status can answer besides 200. */
+const tillWriteErrors = (unprocessable: string) => ({
+  ...authErrors(false),
+  ...bodyErrors(`validation_failed: ${unprocessable}`),
+  404: noOrder,
+  409: 'order_closed: the order is closed or voided',
+});
+
 export const backofficeOperations: OperationSpec[] = [
   {
     ...operator,
@@ -46,6 +54,22 @@ export const backofficeOperations: OperationSpec[] = [
     summary: 'The working plan with decorations and its draft/published state',
     pathParams: [location],
     success: { status: 200, description: 'the working plan', schema: 'WorkingPlan' },
+    errors: { ...authErrors(false), 404: noLocation },
+  },
+  {
+    ...operator,
+    operationId: 'previewFloorPlanPublish',
+    method: 'get',
+    path: `${V1}/locations/{locationId}/floorplan/publish-preview`,
+    summary: 'The published plan and the changes publishing the working plan would make',
+    description:
+      'The changes are those `floorplan.published` would report: added, deactivated, reactivated, relabelled and updated tables.',
+    pathParams: [location],
+    success: {
+      status: 200,
+      description: 'the published plan and the pending changes',
+      schema: 'PublishPreview',
+    },
     errors: { ...authErrors(false), 404: noLocation },
   },
   {
@@ -115,15 +139,67 @@ export const backofficeOperations: OperationSpec[] = [
     operationId: 'addOrderItem',
     method: 'post',
     path: `${V1}/locations/{locationId}/orders/{orderId}/items`,
-    summary: 'Add an item to an open order; sends table.spend_updated',
+    summary: 'Add an item to the check of an open order; sends table.spend_updated',
+    description:
+      '`amountMinor` is the unit price, tax included; `taxRateBps` (default 0) is the rate in basis points; ' +
+      'the item gets an `id` (on the check) to void it by.',
     pathParams: [location, order],
     body: 'OrderItemRequest',
-    success: { status: 200, description: 'the order', schema: 'Order' },
+    success: { status: 200, description: 'the order with its check', schema: 'Order' },
+    errors: tillWriteErrors('limits, the subtotal would exceed 2147483647, the check holds 500 items'),
+  },
+  {
+    ...operator,
+    operationId: 'voidOrderItem',
+    method: 'post',
+    path: `${V1}/locations/{locationId}/orders/{orderId}/items/{itemId}/void`,
+    summary: 'Void an item: it stays on the check, excluded from the totals; sends table.spend_updated',
+    description: 'Voiding an item already voided changes nothing and sends no event.',
+    pathParams: [location, order, { name: 'itemId', description: 'the item id from the check' }],
+    success: { status: 200, description: 'the order with its check', schema: 'Order' },
     errors: {
       ...authErrors(false),
-      ...bodyErrors('validation_failed: limits, the order is not open, or the spend would exceed 2147483647'),
-      404: noOrder,
+      404: 'not_found: there is no such location, order or item',
+      409: 'order_closed: the order is closed or voided',
     },
+  },
+  {
+    ...operator,
+    operationId: 'addOrderDiscount',
+    method: 'post',
+    path: `${V1}/locations/{locationId}/orders/{orderId}/discounts`,
+    summary: 'Add a discount to the check of an open order; sends table.spend_updated',
+    description: 'Discounts apply up to the subtotal; the tax shrinks in proportion to the total.',
+    pathParams: [location, order],
+    body: 'OrderDiscountRequest',
+    success: { status: 200, description: 'the order with its check', schema: 'Order' },
+    errors: tillWriteErrors('limits, the discounts would exceed 2147483647, the check holds 500 discounts'),
+  },
+  {
+    ...operator,
+    operationId: 'addOrderPayment',
+    method: 'post',
+    path: `${V1}/locations/{locationId}/orders/{orderId}/payments`,
+    summary: 'Record a payment (with its tip) on the check of an open order; sends table.spend_updated',
+    description: 'A payment above the balance is accepted: the balance turns negative (a refund is due).',
+    pathParams: [location, order],
+    body: 'OrderPaymentRequest',
+    success: { status: 200, description: 'the order with its check', schema: 'Order' },
+    errors: tillWriteErrors(
+      'limits, the payments or the tips would exceed 2147483647, the check holds 500 payments',
+    ),
+  },
+  {
+    ...operator,
+    operationId: 'setOrderServiceStatus',
+    method: 'post',
+    path: `${V1}/locations/{locationId}/orders/{orderId}/service-status`,
+    summary: 'Set where the table is in its meal; sends table.status_changed',
+    description: 'Setting the status the order already has changes nothing and sends no event.',
+    pathParams: [location, order],
+    body: 'OrderServiceStatusRequest',
+    success: { status: 200, description: 'the order', schema: 'Order' },
+    errors: tillWriteErrors('an unknown status'),
   },
   {
     ...operator,
@@ -150,9 +226,13 @@ export const backofficeOperations: OperationSpec[] = [
     operationId: 'closeOrder',
     method: 'post',
     path: `${V1}/locations/{locationId}/orders/{orderId}/close`,
-    summary: 'Close (pay) an open order; sends table.freed (closed)',
+    summary: 'Close (pay) an open order; sends table.freed (closed) and order.closed',
     pathParams: [location, order],
-    success: { status: 200, description: 'the order, status closed', schema: 'Order' },
+    success: {
+      status: 200,
+      description: 'the order, status closed; sends order.closed with the final check',
+      schema: 'Order',
+    },
     errors: { ...authErrors(false), 404: noOrder, 422: 'validation_failed: the order is not open' },
   },
   {
@@ -164,5 +244,31 @@ export const backofficeOperations: OperationSpec[] = [
     pathParams: [location, order],
     success: { status: 200, description: 'the order, status voided', schema: 'Order' },
     errors: { ...authErrors(false), 404: noOrder, 422: 'validation_failed: the order is not open' },
+  },
+  {
+    ...operator,
+    operationId: 'listLocationWebhookDeliveries',
+    method: 'get',
+    path: `${V1}/locations/{locationId}/webhook-deliveries`,
+    summary: "The location's webhook delivery records, newest first",
+    description: 'The delivery log the provider reads, for the operator.',
+    pathParams: [location],
+    query: 'DeliveryListQuery',
+    success: { status: 200, description: 'one page of deliveries', schema: 'DeliveryListResponse' },
+    errors: {
+      ...authErrors(false),
+      404: noLocation,
+      422: 'validation_failed: an invalid parameter or a malformed cursor',
+    },
+  },
+  {
+    ...operator,
+    operationId: 'redeliverLocationWebhook',
+    method: 'post',
+    path: `${V1}/locations/{locationId}/webhook-deliveries/{deliveryId}/redeliver`,
+    summary: 'Queue a delivery of the location again; its retry schedule starts over',
+    pathParams: [location, { name: 'deliveryId', description: 'the id of a delivery record' }],
+    success: { status: 202, description: 'queued', schema: 'RedeliverResponse' },
+    errors: { ...authErrors(false), 404: 'not_found: there is no such location, or it has no such delivery' },
   },
 ];

@@ -108,12 +108,12 @@ describe('OpenAPI document', () => {
     expect(copies).toEqual([]);
   });
 
-  it('When the document itself is requested, then no credential is required; every other operation has one', () => {
+  it('When the document itself or a health probe is requested, then no credential is required; every other operation has one', () => {
+    const open = ['getOpenApiDocument', 'getHealth', 'getReadiness'];
     for (const { id, path, op } of allOperations()) {
-      const expected =
-        id === 'getOpenApiDocument'
-          ? []
-          : [{ [path.startsWith('/api/backoffice/') ? 'backofficeToken' : 'providerKey']: [] }];
+      const expected = open.includes(id)
+        ? []
+        : [{ [path.startsWith('/api/backoffice/') ? 'backofficeToken' : 'providerKey']: [] }];
       expect({ id, security: op.security }).toEqual({ id, security: expected });
     }
     expect(doc.components.securitySchemes).toMatchObject({
@@ -125,7 +125,7 @@ describe('OpenAPI document', () => {
   it('When responses are listed, then errors use the envelope, 401 says WWW-Authenticate and 429 Retry-After', () => {
     for (const { id, path, op } of allOperations()) {
       const statuses = Object.keys(op.responses);
-      if (id !== 'getOpenApiDocument')
+      if (op.security.length > 0)
         expect({ id, has401: statuses.includes('401') }).toEqual({ id, has401: true });
       if (path.startsWith('/api/provider/') && id !== 'getOpenApiDocument') {
         expect({ id, has429: statuses.includes('429') }).toEqual({ id, has429: true });
@@ -145,7 +145,40 @@ describe('OpenAPI document', () => {
         }
         if (status === '401') expect(response.headers['WWW-Authenticate']).toBeDefined();
         if (status === '429') expect(response.headers['Retry-After']).toBeDefined();
+        const limited = path.startsWith('/api/provider/') && op.security.length > 0 && status !== '401';
+        expect({ id, status, rateLimitHeaders: 'X-RateLimit-Remaining' in response.headers }).toEqual({
+          id,
+          status,
+          rateLimitHeaders: limited,
+        });
       }
+    }
+  });
+
+  it('When the sandbox is described, then each simulator operation takes a provider key, answers 403 sandbox_only and has no locationId', () => {
+    const simulator = allOperations().filter(({ path }) => path.startsWith('/api/provider/v1/sandbox/'));
+    expect(simulator.map(({ id }) => id).sort()).toEqual(
+      [
+        'sandboxAddOrderItem',
+        'sandboxVoidOrderItem',
+        'sandboxAddOrderDiscount',
+        'sandboxAddOrderPayment',
+        'sandboxSetOrderServiceStatus',
+        'sandboxCloseOrder',
+        'sandboxListOrders',
+        'sandboxMoveOrder',
+        'sandboxOpenWalkInOrder',
+        'sandboxPublishFloorPlan',
+        'sandboxVoidOrder',
+      ].sort(),
+    );
+    for (const { id, path, op } of simulator) {
+      expect({ id, tags: op.tags, has403: '403' in op.responses, path }).toEqual({
+        id,
+        tags: ['sandbox'],
+        has403: true,
+        path: expect.not.stringContaining('locationId'),
+      });
     }
   });
 

@@ -1,6 +1,7 @@
 import { componentSchemas } from '../schemas/components';
 import type { OperationSpec } from './operation-spec';
 import { operations } from './operations';
+import { OVERVIEW } from './overview';
 import { errorResponse, headers, responseHeaders } from './responses';
 import { componentsSchemas, schemaRef, withRefs } from './schema-refs';
 import { webhookOperations } from './webhooks';
@@ -16,20 +17,29 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     info: {
       title: 'Reservation Provider Integration Service',
       version: API_VERSION,
-      description:
-        'The integration surface between a reservation provider and the restaurant operating system. ' +
-        'Every error has the same envelope; clients branch on error.code only and fall back on the HTTP ' +
-        'status class for a code they do not know. An unknown route answers 404 and a known route with ' +
-        'another method 405, both not_found. Request bodies are closed: unknown properties are refused ' +
-        '(422), except posOrderId in a reservation.',
+      description: OVERVIEW,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    // Relative: the API is wherever this document was fetched from.
+    servers: [{ url: '/', description: 'the service serving this document' }],
     tags: [
       { name: 'provider', description: 'Provider API: reservations and floor plan (API key)' },
       { name: 'webhooks', description: 'Provider API: webhook endpoint and deliveries (API key)' },
       {
+        name: 'recovery',
+        description:
+          'Provider API: the event feed, the table-state snapshot and recover, to rebuild what missed webhooks carried (API key)',
+      },
+      {
+        name: 'sandbox',
+        description:
+          "Provider API, test keys only: a till simulator on the key's own sandbox location, to cause every event without an operator",
+      },
+      {
         name: 'backoffice',
         description: "Operator surface standing in for the restaurant OS's backoffice and till",
       },
+      { name: 'health', description: 'Liveness and readiness probes (no credential)' },
     ],
     paths,
     webhooks: webhookOperations(),
@@ -40,7 +50,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         providerKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The location-scoped API key, `<brand>_sk_live_<secret>`; it identifies the location.',
+          description:
+            'The location-scoped API key, `<brand>_sk_live_<secret>` (a sandbox location: `<brand>_sk_test_<secret>`); ' +
+            'it identifies the location. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.',
         },
         backofficeToken: {
           type: 'http',
@@ -54,9 +66,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 
 function operationObject(op: OperationSpec): Record<string, unknown> {
   const parameters = [...pathParameters(op), ...queryParameters(op)];
+  const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
   for (const [status, description] of Object.entries(op.errors)) {
-    responses[status] = errorResponse(Number(status) as keyof typeof op.errors, description);
+    responses[status] = errorResponse(Number(status) as keyof typeof op.errors, description, rateLimited);
   }
   return {
     operationId: op.operationId,
@@ -82,7 +95,11 @@ function successResponse(op: OperationSpec) {
             schema: schema === 'OpenApiDocument' ? { type: 'object' } : schemaRef(schema),
           },
         };
-  return { description, headers: responseHeaders(status), ...(content ? { content } : {}) };
+  return {
+    description,
+    headers: responseHeaders(status, op.security === 'providerKey'),
+    ...(content ? { content } : {}),
+  };
 }
 
 const pathParameters = (op: OperationSpec) =>

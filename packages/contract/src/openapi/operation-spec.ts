@@ -7,7 +7,7 @@ export interface OperationSpec {
   operationId: string;
   method: HttpMethod;
   path: string;
-  tag: 'provider' | 'webhooks' | 'backoffice';
+  tag: 'provider' | 'webhooks' | 'recovery' | 'sandbox' | 'backoffice' | 'health';
   summary: string;
   description?: string;
   /** `none` only for the document itself. */
@@ -20,9 +20,9 @@ export interface OperationSpec {
   errors: Partial<Record<ErrorStatus, string>>;
 }
 
-export type ErrorStatus = 400 | 401 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
 
-/** Statuses every authenticated endpoint can give (decisions section 2). */
+/** Statuses every authenticated endpoint can give (docs/reference/errors.md#codes). */
 export const authErrors = (rateLimited: boolean): Partial<Record<ErrorStatus, string>> => ({
   401: 'unauthorized: missing, malformed, unknown or revoked credential',
   ...(rateLimited

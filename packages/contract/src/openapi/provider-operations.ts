@@ -3,6 +3,7 @@ import { authErrors, bodyErrors, type OperationSpec } from './operation-spec';
 const V1 = '/api/provider/v1';
 const provider = { security: 'providerKey', tag: 'provider' } as const;
 const webhooks = { security: 'providerKey', tag: 'webhooks' } as const;
+const recovery = { security: 'providerKey', tag: 'recovery' } as const;
 const externalIdParam = {
   name: 'externalId',
   description: "the provider's reservation id (1-128 characters)",
@@ -131,6 +132,19 @@ export const providerOperations: OperationSpec[] = [
   },
   {
     ...webhooks,
+    operationId: 'testWebhookEndpoint',
+    method: 'post',
+    path: `${V1}/webhook-endpoint/test`,
+    summary: 'Send one signed webhook.test event to the endpoint now and answer what the receiver did',
+    description:
+      'One attempt, made while the request waits, signed and sent exactly as every delivery (same secrets, ' +
+      'headers, timeout and URL rules) with the body {type: "webhook.test", timestamp, data: {}}. It is not ' +
+      'an event of the location: no locationEventSequence, no delivery record, never retried.',
+    success: { status: 200, description: 'the attempt, delivered or not', schema: 'WebhookTestResult' },
+    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+  },
+  {
+    ...webhooks,
     operationId: 'listWebhookDeliveries',
     method: 'get',
     path: `${V1}/webhook-deliveries`,
@@ -150,6 +164,59 @@ export const providerOperations: OperationSpec[] = [
     errors: { ...authErrors(true), 404: 'not_found: the location has no such delivery' },
   },
   {
+    ...recovery,
+    operationId: 'listEvents',
+    method: 'get',
+    path: `${V1}/events`,
+    summary: "The location's events after a sequence, gap-free and in order",
+    description:
+      'Every event of the location is kept for EVENT_RETENTION_DAYS (30 by default), whether or not an endpoint ' +
+      'received it. Each entry is the body its deliveries carry, with its id (their webhook-id). The feed never ' +
+      'shows a sequence while a smaller one of the location is still uncommitted: read from nextAfter page after ' +
+      'page and you see every event exactly once, in order.',
+    query: 'EventFeedQuery',
+    success: { status: 200, description: 'one page of events', schema: 'EventFeedResponse' },
+    errors: {
+      ...authErrors(true),
+      410: 'events_expired: events after `after` have been pruned; rebuild from GET /tables/state',
+      422: 'validation_failed: after or limit not an integer in range, an unknown event type in types, an unknown parameter',
+    },
+  },
+  {
+    ...recovery,
+    operationId: 'getTableState',
+    method: 'get',
+    path: `${V1}/tables/state`,
+    summary: 'Every published table with its open order, and the sequence the state reflects',
+    description:
+      'Read in one snapshot: the state is exactly what the events up to asOfSequence produce, so this answer ' +
+      'followed by the feed from asOfSequence rebuilds the live state.',
+    success: { status: 200, description: 'the state', schema: 'TableStateResponse' },
+    errors: { ...authErrors(true), 409: 'floorplan_not_published: nothing has been published yet' },
+  },
+  {
+    ...recovery,
+    operationId: 'recoverWebhooks',
+    method: 'post',
+    path: `${V1}/webhook-endpoint/recover`,
+    summary: 'Queue every retained event after a point to the endpoint again',
+    description:
+      'Every retained event strictly after afterSequence (or whose timestamp is strictly after since) of a type ' +
+      'the endpoint subscribes to is queued as a new delivery, in sequence order, with its original webhook-id ' +
+      'and body; events raised before the endpoint existed included. Arrival may interleave as for every ' +
+      'delivery: order by locationEventSequence.',
+    body: 'RecoverRequest',
+    success: { status: 202, description: 'queued', schema: 'RecoverResponse' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
+      ),
+      404: 'not_found: no endpoint is registered',
+      410: 'events_expired: events after that point have been pruned',
+    },
+  },
+  {
     operationId: 'getOpenApiDocument',
     method: 'get',
     path: `${V1}/openapi.json`,
@@ -157,6 +224,10 @@ export const providerOperations: OperationSpec[] = [
     security: 'none',
     summary: 'This document',
     success: { status: 200, description: 'the OpenAPI 3.1 document', schema: 'OpenApiDocument' },
-    errors: { 500: 'internal_error' },
+    errors: {
+      // What the server answers before any route, on this path as on every other.
+      400: 'validation_failed: the request is not valid HTTP/1.1',
+      500: 'internal_error',
+    },
   },
 ];

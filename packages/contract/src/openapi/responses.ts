@@ -16,65 +16,72 @@ export const headers = {
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
-  WebhookId: {
-    description: 'Standard Webhooks: the id of the message, the same on every retry; deduplicate on it',
-    required: true,
-    schema: { type: 'string' },
-  },
-  WebhookTimestamp: {
-    description: 'Standard Webhooks: Unix seconds when this attempt was signed',
-    required: true,
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-  },
-  WebhookSignature: {
+  XRateLimitLimit: {
     description:
-      'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, ' +
-      'one per live secret (two during a secret rotation)',
-    required: true,
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+      'requests the key may make per window (one second: RATE_LIMIT_RPS); absent when rate limiting is off',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  XRateLimitRemaining: {
+    description: 'requests the key may still make in the current window, this one counted',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  XRateLimitReset: {
+    description: 'whole seconds until the current window ends and the count starts over (not a date)',
+    schema: { type: 'integer', minimum: 0 },
   },
 } as const;
 
 const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers/${name}` });
 
-/** Headers a response of this status carries. */
-export function responseHeaders(status: number): Record<string, unknown> {
+/**
+ * Headers a response of this status carries. An answer to an authenticated provider
+ * request (`rateLimited`) reports the key's rate limit.
+ */
+export function responseHeaders(status: number, rateLimited = false): Record<string, unknown> {
   return {
     'X-Request-Id': headerRef('XRequestId'),
     ...(status === 401 ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === 429 ? { 'Retry-After': headerRef('RetryAfter') } : {}),
+    ...(rateLimited && status !== 401
+      ? {
+          'X-RateLimit-Limit': headerRef('XRateLimitLimit'),
+          'X-RateLimit-Remaining': headerRef('XRateLimitRemaining'),
+          'X-RateLimit-Reset': headerRef('XRateLimitReset'),
+        }
+      : {}),
   };
 }
 
 /** An error response: the envelope, with the codes this endpoint gives at this status. */
-export function errorResponse(status: ErrorStatus, description: string) {
+export function errorResponse(status: ErrorStatus, description: string, rateLimited = false) {
   return {
     description,
-    headers: responseHeaders(status),
+    headers: responseHeaders(status, rateLimited),
     content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } },
   };
 }
 
+const webhookHeader = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: 'header',
+  required: true,
+  description: `Standard Webhooks: ${description}`,
+  schema,
+});
+
+/** The Standard Webhooks headers of every delivery, as parameters of each webhook. */
 export const webhookHeaderParameters = [
-  {
-    name: 'webhook-id',
-    in: 'header',
-    required: true,
-    schema: headers.WebhookId.schema,
-    description: headers.WebhookId.description,
-  },
-  {
-    name: 'webhook-timestamp',
-    in: 'header',
-    required: true,
-    schema: headers.WebhookTimestamp.schema,
-    description: headers.WebhookTimestamp.description,
-  },
-  {
-    name: 'webhook-signature',
-    in: 'header',
-    required: true,
-    schema: headers.WebhookSignature.schema,
-    description: headers.WebhookSignature.description,
-  },
+  webhookHeader('webhook-id', 'the id of the message, the same on every retry; deduplicate on it', {
+    type: 'string',
+  }),
+  webhookHeader('webhook-timestamp', 'Unix seconds when this attempt was signed', {
+    type: 'string',
+    pattern: '^[0-9]+$',
+  }),
+  webhookHeader(
+    'webhook-signature',
+    'space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, ' +
+      'one per live secret (two during a secret rotation)',
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+  ),
 ];

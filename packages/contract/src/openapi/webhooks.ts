@@ -2,7 +2,11 @@ import type { ComponentName } from '../schemas/components';
 import { webhookHeaderParameters } from './responses';
 import { schemaRef } from './schema-refs';
 
-const EVENTS: { type: string; schema: ComponentName; summary: string }[] = [
+const AT_LEAST_ONCE =
+  'Signed per Standard Webhooks. Delivered at least once, from a transactional outbox: ' +
+  'deduplicate on webhook-id and order on data.locationEventSequence.';
+
+const EVENTS: { type: string; schema: ComponentName; summary: string; description?: string }[] = [
   {
     type: 'floorplan.published',
     schema: 'FloorplanPublishedEvent',
@@ -21,7 +25,25 @@ const EVENTS: { type: string; schema: ComponentName; summary: string }[] = [
   {
     type: 'table.spend_updated',
     schema: 'TableSpendUpdatedEvent',
-    summary: "An open order's spend or covers changed",
+    summary: "An open order's check (items, discounts, payments) or covers changed; carries the totals",
+  },
+  {
+    type: 'table.status_changed',
+    schema: 'TableStatusChangedEvent',
+    summary: 'The till set the service status of an open order (seated ... bill_requested, paid)',
+  },
+  {
+    type: 'order.closed',
+    schema: 'OrderClosedEvent',
+    summary: 'An order was closed (paid); carries its final check. Sent after its table.freed events',
+  },
+  {
+    type: 'webhook.test',
+    schema: 'WebhookTestEvent',
+    summary: 'Sent only by POST /webhook-endpoint/test: check the receiver verifies and answers 2xx',
+    description:
+      'Signed per Standard Webhooks with the same secrets as every delivery. Sent once, when asked, ' +
+      'and never retried; it carries no locationEventSequence: do not apply it as a change.',
   },
 ];
 
@@ -35,9 +57,9 @@ export function webhookOperations(): Record<string, unknown> {
           operationId: `webhook_${event.type.replace('.', '_')}`,
           tags: ['webhooks'],
           summary: event.summary,
-          description:
-            'Signed per Standard Webhooks. Delivered at least once, from a transactional outbox: ' +
-            'deduplicate on webhook-id and order on data.locationEventSequence.',
+          description: event.description ?? AT_LEAST_ONCE,
+          // Not an HTTP auth scheme: the receiver checks the webhook-signature header below.
+          security: [],
           parameters: webhookHeaderParameters,
           requestBody: {
             required: true,

@@ -12,7 +12,7 @@ interface Body {
   rows: LimitRow[];
 }
 
-/** Decisions sections 7 and 8. */
+/** docs/reference/backoffice-api.md and provider-api.md#webhook-endpoint. */
 const bodies: Body[] = [
   {
     name: 'location create',

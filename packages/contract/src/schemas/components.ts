@@ -13,6 +13,8 @@ import {
 } from './floor-plan-import.schema';
 import {
   decorationSchema,
+  floorPlanChangesSchema,
+  publishPreviewSchema,
   publishResponseSchema,
   publishedFloorPlanSchema,
   publishedTableSchema,
@@ -21,8 +23,16 @@ import {
   workingTableSchema,
 } from './floor-plan.schema';
 import {
+  checkDiscountSchema,
+  checkItemSchema,
+  checkPaymentSchema,
+  checkSchema,
+  checkTotalsSchema,
   orderCreateRequestSchema,
+  orderDiscountRequestSchema,
   orderItemRequestSchema,
+  orderPaymentRequestSchema,
+  orderServiceStatusRequestSchema,
   orderListQuerySchema,
   orderListResponseSchema,
   orderMoveRequestSchema,
@@ -50,15 +60,30 @@ import {
   deliveryListResponseSchema,
   deliveryResponseSchema,
   redeliverResponseSchema,
+  webhookTestResultSchema,
   webhookEndpointRequestSchema,
   webhookEndpointResponseSchema,
 } from './webhook-endpoint.schema';
 import {
   floorplanPublishedEventSchema,
+  orderClosedEventSchema,
   tableFreedEventSchema,
   tableOccupiedEventSchema,
   tableSpendUpdatedEventSchema,
+  tableStatusChangedEventSchema,
+  webhookTestEventSchema,
 } from './webhook-event.schema';
+import {
+  eventFeedQuerySchema,
+  eventFeedResponseSchema,
+  feedEventSchema,
+  recoverRequestSchema,
+  recoverResponseSchema,
+  tableStateOrderSchema,
+  tableStateResponseSchema,
+  tableStateSchema,
+} from './event-feed.schema';
+import { healthResponseSchema, readinessResponseSchema } from './health.schema';
 
 /**
  * Every named schema of the contract. ajv compiles these objects, the OpenAPI document
@@ -93,6 +118,8 @@ export const componentSchemas = {
   WorkingTable: workingTableSchema,
   Decoration: decorationSchema,
   PublishResponse: publishResponseSchema,
+  PublishPreview: publishPreviewSchema,
+  FloorPlanChanges: floorPlanChangesSchema,
   TablePatchRequest: tablePatchRequestSchema,
 
   WebhookEndpointRequest: webhookEndpointRequestSchema,
@@ -102,10 +129,22 @@ export const componentSchemas = {
   Delivery: deliveryResponseSchema,
   DeliveryAttempt: deliveryAttemptSchema,
   RedeliverResponse: redeliverResponseSchema,
+  WebhookTestResult: webhookTestResultSchema,
   FloorplanPublishedEvent: floorplanPublishedEventSchema,
   TableOccupiedEvent: tableOccupiedEventSchema,
   TableFreedEvent: tableFreedEventSchema,
   TableSpendUpdatedEvent: tableSpendUpdatedEventSchema,
+  TableStatusChangedEvent: tableStatusChangedEventSchema,
+  OrderClosedEvent: orderClosedEventSchema,
+  WebhookTestEvent: webhookTestEventSchema,
+  EventFeedQuery: eventFeedQuerySchema,
+  EventFeedResponse: eventFeedResponseSchema,
+  FeedEvent: feedEventSchema,
+  TableStateResponse: tableStateResponseSchema,
+  TableState: tableStateSchema,
+  TableStateOrder: tableStateOrderSchema,
+  RecoverRequest: recoverRequestSchema,
+  RecoverResponse: recoverResponseSchema,
 
   LocationCreateRequest: locationCreateRequestSchema,
   Location: locationResponseSchema,
@@ -113,9 +152,20 @@ export const componentSchemas = {
   OrderCreateRequest: orderCreateRequestSchema,
   OrderItemRequest: orderItemRequestSchema,
   OrderMoveRequest: orderMoveRequestSchema,
+  OrderDiscountRequest: orderDiscountRequestSchema,
+  OrderPaymentRequest: orderPaymentRequestSchema,
+  OrderServiceStatusRequest: orderServiceStatusRequestSchema,
   Order: orderResponseSchema,
+  Check: checkSchema,
+  CheckItem: checkItemSchema,
+  CheckDiscount: checkDiscountSchema,
+  CheckPayment: checkPaymentSchema,
+  CheckTotals: checkTotalsSchema,
   OrderListQuery: orderListQuerySchema,
   OrderListResponse: orderListResponseSchema,
+
+  HealthResponse: healthResponseSchema,
+  ReadinessResponse: readinessResponseSchema,
 
   ErrorEnvelope: errorEnvelopeSchema,
   OccupiedBy: occupiedBySchema,
@@ -125,5 +175,10 @@ export const componentSchemas = {
 export type ComponentName = keyof typeof componentSchemas;
 
 /** Query schemas are published as parameters, not as components. */
-export const QUERY_SCHEMAS = ['ReservationListQuery', 'DeliveryListQuery', 'OrderListQuery'] as const;
+export const QUERY_SCHEMAS = [
+  'ReservationListQuery',
+  'DeliveryListQuery',
+  'OrderListQuery',
+  'EventFeedQuery',
+] as const;
 export type QueryName = (typeof QUERY_SCHEMAS)[number];

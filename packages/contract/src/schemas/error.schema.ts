@@ -1,19 +1,11 @@
+import { ERROR_CODES } from '@pis/domain';
 import { atLeast, closedObject, oneOfValues, responseObject } from './primitives';
 
-/** The spec's codes plus the three decisions section 2 adds (not_found, rate_limited, internal_error). */
-export const ERROR_CODE_VALUES = [
-  'unauthorized',
-  'unknown_reservation',
-  'duplicate_reservation',
-  'unknown_table_id',
-  'table_occupied',
-  'floorplan_not_published',
-  'draft_not_empty',
-  'validation_failed',
-  'not_found',
-  'rate_limited',
-  'internal_error',
-] as const;
+/**
+ * Every code the service answers with (docs/reference/errors.md#codes): the domain's, then
+ * the three only the transport answers with.
+ */
+export const ERROR_CODE_VALUES = [...ERROR_CODES, 'rate_limited', 'internal_error', 'sandbox_only'] as const;
 
 export const occupiedBySchema = {
   ...responseObject({

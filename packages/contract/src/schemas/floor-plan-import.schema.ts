@@ -1,9 +1,10 @@
+import { DECORATION_KINDS, DEFAULT_CANVAS_SIZE, TABLE_SHAPES } from '@pis/domain';
 import { MAX_INT32, arrayOf, closedObject, int, oneOfValues, responseObject, text } from './primitives';
 
-export const TABLE_SHAPE_VALUES = ['round', 'square', 'rectangle'] as const;
-export const DECORATION_KIND_VALUES = ['wall', 'bar', 'plant', 'label', 'zone'] as const;
-
-/** Canvas sizes and decoration extents: greater than 0, at most 100000 (decisions section 6). */
+/**
+ * Canvas sizes and decoration extents: greater than 0, at most 100000
+ * (docs/reference/provider-api.md#floor-plan-import-fields).
+ */
 export const canvasSize = () => ({ type: 'number', exclusiveMinimum: 0, maximum: 100_000 }) as const;
 
 export const importTableSchema = closedObject(
@@ -17,7 +18,7 @@ export const importTableSchema = closedObject(
     maxCovers: { ...int(1, MAX_INT32), description: 'default seatCount' },
     rotation: { type: 'number', default: 0, description: 'degrees, normalised into [0, 360)' },
     shape: {
-      ...oneOfValues(TABLE_SHAPE_VALUES),
+      ...oneOfValues(TABLE_SHAPES),
       description: 'default round up to 4 seats, rectangle above',
     },
   } as const,
@@ -26,7 +27,7 @@ export const importTableSchema = closedObject(
 
 export const importDecorationSchema = closedObject(
   {
-    kind: oneOfValues(DECORATION_KIND_VALUES),
+    kind: oneOfValues(DECORATION_KINDS),
     x: { type: 'number' },
     y: { type: 'number' },
     width: canvasSize(),
@@ -42,8 +43,8 @@ export const importRoomSchema = closedObject(
     externalId: text(1, 128),
     name: text(1, 120),
     order: { ...int(0, MAX_INT32), description: 'default: the index of the room in the array' },
-    canvasWidth: { ...canvasSize(), default: 1000 },
-    canvasHeight: { ...canvasSize(), default: 1000 },
+    canvasWidth: { ...canvasSize(), default: DEFAULT_CANVAS_SIZE },
+    canvasHeight: { ...canvasSize(), default: DEFAULT_CANVAS_SIZE },
     tables: { ...arrayOf(importTableSchema, 500), default: [] },
     decorations: { ...arrayOf(importDecorationSchema, 200), default: [] },
   } as const,

@@ -24,7 +24,10 @@ const room = (i: number) => ({ externalId: `room-${i}`, name: `Room ${i}` });
 const table = (i: number) => ({ externalId: `t-${i}`, label: `T${i}`, seatCount: 2, x: 1, y: 1 });
 const decoration = () => ({ kind: 'plant', x: 1, y: 1, width: 10, height: 10 });
 
-/** Decisions section 6, both sides of every bound; decoration sizes and text per decision 0031. */
+/**
+ * docs/reference/provider-api.md#floor-plan-import-fields, both sides of every bound; decoration
+ * sizes and text per decision 0031.
+ */
 const rows: LimitRow[] = [
   { pointer: '/rooms', valid: [list(1, room), list(50, room)], invalid: [[], list(51, room)] },
   textRow('/rooms/0/externalId', 1, 128),
@@ -56,7 +59,7 @@ const rows: LimitRow[] = [
 const { accepted, refused } = limitCases(rows);
 
 describe('Floor plan import limits', () => {
-  it('When the spec-like import body is sent, then it is accepted', () => {
+  it('When the sample import body is sent, then it is accepted', () => {
     expect(validator.floorPlanImportRequest(importBody())).toMatchObject({ ok: true });
   });
 

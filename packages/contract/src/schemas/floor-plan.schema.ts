@@ -1,4 +1,5 @@
-import { DECORATION_KIND_VALUES, TABLE_SHAPE_VALUES, canvasSize } from './floor-plan-import.schema';
+import { DECORATION_KINDS, FLOOR_PLAN_STATUSES, TABLE_SHAPES } from '@pis/domain';
+import { canvasSize } from './floor-plan-import.schema';
 import {
   MAX_INT32,
   atLeast,
@@ -13,7 +14,7 @@ import {
 const tableProperties = {
   id: { ...atLeast(1), description: 'stable UUID; the only table reference of the API and of webhooks' },
   label: { ...text(1, 40), description: 'display-only; may be renamed' },
-  shape: oneOfValues(TABLE_SHAPE_VALUES),
+  shape: oneOfValues(TABLE_SHAPES),
   seatCount: int(1, 1000),
   minCovers: int(1, MAX_INT32),
   maxCovers: int(1, MAX_INT32),
@@ -47,7 +48,7 @@ export const workingTableSchema = responseObject({
 } as const);
 
 export const decorationSchema = responseObject({
-  kind: oneOfValues(DECORATION_KIND_VALUES),
+  kind: oneOfValues(DECORATION_KINDS),
   x: { type: 'number' },
   y: { type: 'number' },
   width: canvasSize(),
@@ -57,7 +58,7 @@ export const decorationSchema = responseObject({
 } as const);
 
 export const workingPlanSchema = responseObject({
-  status: oneOfValues(['empty', 'draft', 'published'] as const),
+  status: oneOfValues(FLOOR_PLAN_STATUSES),
   publishedVersion: { type: ['integer', 'null'], minimum: 1, maximum: MAX_INT32 },
   publishedAt: nullableUtcDateTime(),
   rooms: {
@@ -75,6 +76,30 @@ export const workingPlanSchema = responseObject({
   },
 } as const);
 
+const tableIdList = (description: string) => ({ type: 'array', items: atLeast(1), description }) as const;
+
+/** Table by table, what a plan changes against the published one before it. */
+export const floorPlanChangesSchema = responseObject({
+  added: tableIdList('tables the published plan does not have (every table before the first publish)'),
+  deactivated: tableIdList('tables that were active and are not'),
+  reactivated: tableIdList('tables that were inactive and are active'),
+  relabelled: {
+    type: 'array',
+    items: responseObject({ tableId: atLeast(1), from: text(1, 40), to: text(1, 40) } as const),
+  },
+  updated: tableIdList(
+    'tables with a change other than label and active: shape, seats, covers, position, rotation',
+  ),
+} as const);
+
+export const publishPreviewSchema = responseObject({
+  published: {
+    anyOf: [publishedFloorPlanSchema, { type: 'null' }],
+    description: 'the latest published plan; null before the first publish',
+  },
+  changes: floorPlanChangesSchema,
+} as const);
+
 export const publishResponseSchema = responseObject({
   version: int(1, MAX_INT32),
   publishedAt: utcDateTime(),
@@ -89,7 +114,7 @@ export const tablePatchRequestSchema = {
     x: { type: 'number' },
     y: { type: 'number' },
     rotation: { type: 'number' },
-    shape: oneOfValues(TABLE_SHAPE_VALUES),
+    shape: oneOfValues(TABLE_SHAPES),
     seatCount: int(1, 1000),
     minCovers: int(1, MAX_INT32),
     maxCovers: int(1, MAX_INT32),

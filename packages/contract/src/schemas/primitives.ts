@@ -4,7 +4,10 @@
  * the OpenAPI document publishes.
  */
 
-/** Every integer on the wire is a signed 32-bit value (spec, Limits). */
+/**
+ * Every integer on the wire is a signed 32-bit value
+ * (docs/reference/limits-and-formats.md#integers-and-amounts).
+ */
 export const MAX_INT32 = 2_147_483_647;
 
 export const text = <Min extends number, Max extends number>(minLength: Min, maxLength: Max) =>
@@ -13,7 +16,7 @@ export const text = <Min extends number, Max extends number>(minLength: Min, max
 /** A string of at least `minLength` characters with no upper bound of its own. */
 export const atLeast = <Min extends number>(minLength: Min) => ({ type: 'string', minLength }) as const;
 
-/** `string | null`, null by default: how the spec's optional text fields read. */
+/** `string | null`, null by default: how the contract's optional text fields read. */
 export const nullableText = <Min extends number, Max extends number>(minLength: Min, maxLength: Max) =>
   ({ type: ['string', 'null'], minLength, maxLength, default: null }) as const;
 
@@ -32,7 +35,10 @@ export const dateTime = () => ({ type: 'string', format: 'date-time' }) as const
 export const nullableDateTime = () =>
   ({ type: ['string', 'null'], format: 'date-time', default: null }) as const;
 
-/** How responses and webhooks render every instant: UTC, `Z`, milliseconds (decisions section 1). */
+/**
+ * How responses and webhooks render every instant: UTC, `Z`, milliseconds
+ * (docs/reference/limits-and-formats.md#rendering).
+ */
 const UTC_MILLIS = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
 
 export const utcDateTime = () => ({ type: 'string', format: 'date-time', pattern: UTC_MILLIS }) as const;
@@ -46,7 +52,10 @@ export const oneOfValues = <const V extends readonly string[]>(values: V) =>
 export const arrayOf = <I, Max extends number>(items: I, maxItems: Max) =>
   ({ type: 'array', items, maxItems }) as const;
 
-/** A closed object: unknown properties are refused (decisions section 1). */
+/**
+ * A closed object: unknown properties are refused
+ * (docs/reference/limits-and-formats.md#unknown-properties).
+ */
 export const closedObject = <
   P extends Record<string, unknown>,
   const R extends readonly (keyof P & string)[],

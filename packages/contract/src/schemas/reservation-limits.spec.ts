@@ -22,7 +22,10 @@ const countRow = (pointer: string, max: number, item: (i: number) => unknown): L
 });
 const visit = () => ({ occurredAt: '2026-10-01T20:15Z', outcome: 'completed' });
 
-/** The spec's Limits table, both sides of every bound (plus the wrong type). */
+/**
+ * The bounds of docs/reference/provider-api.md#reservation-fields, both sides of every bound (plus
+ * the wrong type).
+ */
 const rows: LimitRow[] = [
   textRow('/externalId', 1, 128),
   textRow('/partyName', 1, 120),
@@ -60,7 +63,7 @@ const rows: LimitRow[] = [
 const { accepted, refused } = limitCases(rows);
 
 describe('Reservation request limits', () => {
-  it('When the spec-like full body is sent, then it is accepted', () => {
+  it('When the sample full body is sent, then it is accepted', () => {
     expect(validator.reservationRequest(fullReservationBody())).toEqual({
       ok: true,
       value: fullReservationBody(),

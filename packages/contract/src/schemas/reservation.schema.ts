@@ -1,3 +1,4 @@
+import { IMPRINT_STATUSES, RESERVATION_STATUSES, VISIT_OUTCOMES, WRITE_OUTCOMES } from '@pis/domain';
 import {
   MAX_INT32,
   arrayOf,
@@ -20,23 +21,13 @@ const requestTimes = { at: dateTime(), maybe: nullableDateTime() } as const;
 const responseTimes = { at: utcDateTime(), maybe: nullableUtcDateTime() } as const;
 type Times = typeof requestTimes | typeof responseTimes;
 
-export const RESERVATION_STATUS_VALUES = [
-  'booked',
-  'confirmed',
-  'arrived',
-  'seated',
-  'finished',
-  'no_show',
-  'cancelled',
-] as const;
-
 const recentVisitProperties = <T extends Times>(t: T) =>
   ({
     occurredAt: t.at,
     tableLabel: nullableText(1, 40),
     covers: nullableInt(1, MAX_INT32),
     spendMinor: nullableInt(0, MAX_INT32),
-    outcome: oneOfValues(['completed', 'in_progress', 'no_show'] as const),
+    outcome: oneOfValues(VISIT_OUTCOMES),
   }) as const;
 
 export const recentVisitRequestSchema = closedObject(recentVisitProperties(requestTimes), [
@@ -79,7 +70,7 @@ export const prepaymentItemResponseSchema = responseObject(prepaymentItemPropert
 
 const imprintProperties = {
   amountMinor: int(1, MAX_INT32),
-  status: oneOfValues(['active', 'released', 'charged'] as const),
+  status: oneOfValues(IMPRINT_STATUSES),
 } as const;
 export const imprintRequestSchema = {
   ...closedObject(imprintProperties, ['amountMinor', 'status']),
@@ -114,7 +105,7 @@ export const prepaymentResponseSchema = {
 const reservationProperties = <G, P, T extends Times>(guest: G, prepayment: P, t: T) =>
   ({
     externalId: text(1, 128),
-    status: oneOfValues(RESERVATION_STATUS_VALUES),
+    status: oneOfValues(RESERVATION_STATUSES),
     partyName: nullableText(1, 120),
     covers: int(1, MAX_INT32),
     startsAt: t.at,
@@ -124,7 +115,7 @@ const reservationProperties = <G, P, T extends Times>(guest: G, prepayment: P, t
     guest,
     internalNote: nullableText(1, 500),
     prepayment,
-    // Not in the spec's field table but in its samples: accepted and echoed (decisions section 1).
+    // Stored and echoed, never interpreted (docs/reference/provider-api.md#reservation-fields).
     posOrderId: nullableText(1, 128),
     updatedAt: t.at,
   }) as const;
@@ -145,6 +136,6 @@ export const reservationResponseSchema = responseObject({
 } as const);
 
 export const reservationWriteResponseSchema = responseObject({
-  outcome: oneOfValues(['applied', 'stale'] as const),
+  outcome: oneOfValues(WRITE_OUTCOMES),
   reservation: reservationResponseSchema,
 } as const);

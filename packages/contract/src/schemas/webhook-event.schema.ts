@@ -1,10 +1,16 @@
+import { TABLE_FREED_REASONS } from '@pis/domain';
 import { MAX_INT32, atLeast, utcDateTime, int, oneOfValues, responseObject } from './primitives';
+import { floorPlanChangesSchema } from './floor-plan.schema';
+import { checkSchema, checkTotalsSchema, SERVICE_STATUS_VALUES } from './order.schema';
 import { sequenceSchema } from './webhook-endpoint.schema';
 
 const reservationExternalId = () =>
   ({ type: ['string', 'null'], minLength: 1, maxLength: 128, description: 'null for a walk-in' }) as const;
 
-/** `{type, timestamp, data}`; every `data` carries `locationEventSequence` (decisions section 7). */
+/**
+ * `{type, timestamp, data}`; every `data` carries `locationEventSequence`
+ * (docs/reference/webhooks.md#event-body).
+ */
 const eventBody = <T extends string, D extends Record<string, unknown>>(type: T, data: D) =>
   responseObject({
     type: { type: 'string', const: type },
@@ -15,6 +21,8 @@ const eventBody = <T extends string, D extends Record<string, unknown>>(type: T,
 export const floorplanPublishedEventSchema = eventBody('floorplan.published', {
   version: int(1, MAX_INT32),
   publishedAt: utcDateTime(),
+  // Against the previous published version; on version 1 every table is added.
+  changes: floorPlanChangesSchema,
 } as const);
 
 export const tableOccupiedEventSchema = eventBody('table.occupied', {
@@ -29,7 +37,7 @@ export const tableFreedEventSchema = eventBody('table.freed', {
   tableId: atLeast(1),
   orderId: atLeast(1),
   reservationExternalId: reservationExternalId(),
-  reason: oneOfValues(['closed', 'moved', 'voided'] as const),
+  reason: oneOfValues(TABLE_FREED_REASONS),
   occurredAt: utcDateTime(),
 } as const);
 
@@ -41,4 +49,31 @@ export const tableSpendUpdatedEventSchema = eventBody('table.spend_updated', {
   currency: { type: 'string', pattern: '^[A-Z]{3}$' },
   covers: int(1, MAX_INT32),
   occurredAt: utcDateTime(),
+  totals: checkTotalsSchema,
+} as const);
+
+export const tableStatusChangedEventSchema = eventBody('table.status_changed', {
+  tableIds: { type: 'array', items: atLeast(1), minItems: 1 },
+  orderId: atLeast(1),
+  reservationExternalId: reservationExternalId(),
+  serviceStatus: oneOfValues(SERVICE_STATUS_VALUES),
+  occurredAt: utcDateTime(),
+} as const);
+
+export const orderClosedEventSchema = eventBody('order.closed', {
+  orderId: atLeast(1),
+  reservationExternalId: reservationExternalId(),
+  tableIds: { type: 'array', items: atLeast(1), minItems: 1 },
+  covers: int(1, MAX_INT32),
+  currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+  openedAt: utcDateTime(),
+  closedAt: utcDateTime(),
+  check: checkSchema,
+} as const);
+
+/** The body of `POST /webhook-endpoint/test`: no sequence (it is not an event of the location). */
+export const webhookTestEventSchema = responseObject({
+  type: { type: 'string', const: 'webhook.test' },
+  timestamp: { ...utcDateTime(), description: 'when the test was sent, UTC' },
+  data: { ...responseObject({} as const), description: 'always empty' },
 } as const);

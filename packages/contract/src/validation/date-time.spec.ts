@@ -5,7 +5,7 @@ const validator = createValidator();
 const startsAt = (value: unknown) =>
   validator.reservationRequest({ ...minimalReservationBody(), startsAt: value });
 
-/** Decisions section 1 and decision 0002. */
+/** docs/reference/limits-and-formats.md#date-times and decision 0002. */
 describe('date-time format', () => {
   it.each([
     ['without seconds', '2026-11-21T19:00Z'],

@@ -2,9 +2,9 @@ import { Instant } from '@pis/domain';
 import type { Format } from 'ajv';
 
 /**
- * `date-time` as the contract defines it (decisions section 1, decision 0002): the domain's
- * own parser, so what validates is exactly what the mappers can turn into an `Instant`.
- * ajv-formats' RFC 3339 check would refuse the optional seconds.
+ * `date-time` as the contract defines it (docs/reference/limits-and-formats.md#date-times, decision
+ * 0002): the domain's own parser, so what validates is exactly what the mappers can turn into an
+ * `Instant`. ajv-formats' RFC 3339 check would refuse the optional seconds.
  */
 export const dateTimeFormat: Format = {
   type: 'string',

@@ -22,8 +22,13 @@ export interface ContractValidator {
   orderCreateRequest(body: unknown): Checked<W.OrderCreateRequest>;
   orderItemRequest(body: unknown): Checked<W.OrderItemRequest>;
   orderMoveRequest(body: unknown): Checked<W.OrderMoveRequest>;
+  orderDiscountRequest(body: unknown): Checked<W.OrderDiscountRequest>;
+  orderPaymentRequest(body: unknown): Checked<W.OrderPaymentRequest>;
+  orderServiceStatusRequest(body: unknown): Checked<W.OrderServiceStatusRequest>;
   orderListQuery(raw: unknown): Checked<W.OrderListQuery>;
-  webhookEventBody(body: unknown): Checked<W.WebhookEventBody>;
+  eventFeedQuery(raw: unknown): Checked<W.EventFeedQuery>;
+  recoverRequest(body: unknown): Checked<W.RecoverRequest>;
+  webhookEventBody(body: unknown): Checked<W.WebhookEventBody | W.WebhookTestEventBody>;
 }
 
 /** The one ajv instance of the contract, compiled once at start (strict, all errors, no defaults). */
@@ -64,7 +69,12 @@ export function createValidator(): ContractValidator {
     orderCreateRequest: (body) => request('OrderCreateRequest', body),
     orderItemRequest: (body) => request('OrderItemRequest', body),
     orderMoveRequest: (body) => request('OrderMoveRequest', body),
+    orderDiscountRequest: (body) => request('OrderDiscountRequest', body),
+    orderPaymentRequest: (body) => request('OrderPaymentRequest', body),
+    orderServiceStatusRequest: (body) => request('OrderServiceStatusRequest', body),
     orderListQuery: (raw) => query('OrderListQuery', raw),
+    eventFeedQuery: (raw) => query('EventFeedQuery', raw),
+    recoverRequest: (body) => request('RecoverRequest', body),
     webhookEventBody: (body) => {
       const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
       const name = EVENT_SCHEMAS[String(type)];
@@ -73,7 +83,7 @@ export function createValidator(): ContractValidator {
           { path: '/type', message: `must be one of: ${Object.keys(EVENT_SCHEMAS).join(', ')}` },
         ]);
       }
-      return check<W.WebhookEventBody>(name, body);
+      return check<W.WebhookEventBody | W.WebhookTestEventBody>(name, body);
     },
   };
 }
@@ -83,4 +93,7 @@ const EVENT_SCHEMAS: Record<string, ComponentName> = {
   'table.occupied': 'TableOccupiedEvent',
   'table.freed': 'TableFreedEvent',
   'table.spend_updated': 'TableSpendUpdatedEvent',
+  'table.status_changed': 'TableStatusChangedEvent',
+  'order.closed': 'OrderClosedEvent',
+  'webhook.test': 'WebhookTestEvent',
 };

@@ -1,3 +1,4 @@
+import type { KeyMode } from './api-key';
 import type { ApiKeyRecord, Location } from './location';
 
 /** Used inside a unit of work. */
@@ -26,8 +27,8 @@ export interface KeyHasher {
 }
 
 export interface SecretFactory {
-  /** `<brand>_sk_live_` followed by 32+ base62 characters from a CSPRNG. */
-  apiKey(brand: string): string;
+  /** A key of `API_KEY_PATTERN` in `mode` (see `newApiKey`), its secret from a CSPRNG. */
+  apiKey(brand: string, mode: KeyMode): string;
   /** `whsec_` followed by base64 of 24-64 random bytes. */
   webhookSecret(): string;
 }

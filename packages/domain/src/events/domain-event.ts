@@ -1,3 +1,6 @@
+import type { CheckDiscount, CheckItem, CheckPayment, CheckTotals } from '../orders/check';
+import type { ServiceStatus } from '../orders/service-status';
+import type { FloorPlanChanges } from '../floorplan/floor-plan-changes';
 import type { Instant } from '../shared/instant';
 
 export const EVENT_TYPES = [
@@ -5,14 +8,27 @@ export const EVENT_TYPES = [
   'table.occupied',
   'table.freed',
   'table.spend_updated',
+  'table.status_changed',
+  'order.closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export type TableFreedReason = 'closed' | 'moved' | 'voided';
+export const TABLE_FREED_REASONS = ['closed', 'moved', 'voided'] as const;
+export type TableFreedReason = (typeof TABLE_FREED_REASONS)[number];
 
-/** `data` of each event type as decisions section 7 lists it, without the sequence. */
+/** The totals `table.spend_updated` carries beside `spendMinor` (which is the total). */
+export type CheckTotalsData = Omit<CheckTotals, 'totalMinor'>;
+
+/** The check as the wire shows it, on every order answer and in `order.closed`. */
+export type CheckData = CheckTotals & {
+  items: CheckItem[];
+  discounts: CheckDiscount[];
+  payments: (Omit<CheckPayment, 'paidAt'> & { paidAt: string })[];
+};
+
+/** `data` of each event type as docs/reference/webhooks.md#events lists it, without the sequence. */
 export interface EventDataByType {
-  'floorplan.published': { version: number; publishedAt: string };
+  'floorplan.published': { version: number; publishedAt: string; changes: FloorPlanChanges };
   'table.occupied': {
     tableId: string;
     orderId: string;
@@ -35,6 +51,24 @@ export interface EventDataByType {
     currency: string;
     covers: number;
     occurredAt: string;
+    totals: CheckTotalsData;
+  };
+  'table.status_changed': {
+    tableIds: string[];
+    orderId: string;
+    reservationExternalId: string | null;
+    serviceStatus: ServiceStatus;
+    occurredAt: string;
+  };
+  'order.closed': {
+    orderId: string;
+    reservationExternalId: string | null;
+    tableIds: string[];
+    covers: number;
+    currency: string;
+    openedAt: string;
+    closedAt: string;
+    check: CheckData;
   };
 }
 

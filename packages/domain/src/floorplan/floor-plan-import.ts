@@ -1,17 +1,18 @@
 import { fail, ok, type Outcome, type ValidationDetail } from '../shared/outcome';
-import type {
-  Decoration,
-  FloorPlanImportInput,
-  ImportResult,
-  Room,
-  Table,
-  TableShape,
-  WorkingPlan,
+import {
+  roomShape,
+  type CompleteImport,
+  type FloorPlanImportInput,
+  type ImportAsSent,
+  type ImportResult,
+  type Room,
+  type TableShape,
+  type WorkingPlan,
 } from './floor-plan';
 
 export const DEFAULT_CANVAS_SIZE = 1000;
 
-/** `round` up to four seats, `rectangle` above (decisions section 6). */
+/** `round` up to four seats, `rectangle` above (docs/reference/provider-api.md#floor-plan-import-fields). */
 export function defaultShape(seatCount: number): TableShape {
   return seatCount <= 4 ? 'round' : 'rectangle';
 }
@@ -22,6 +23,35 @@ export function defaultShape(seatCount: number): TableShape {
  */
 export function normaliseRotation(degrees: number): number {
   return ((degrees % 360) + 360) % 360;
+}
+
+/**
+ * The one place the import's defaults are filled (docs/reference/provider-api.md#floor-plan-import-fields): a room's order is
+ * its index, its canvas DEFAULT_CANVAS_SIZE by DEFAULT_CANVAS_SIZE, it has no tables or
+ * decorations; a table's minCovers is 1, its maxCovers its seatCount, its rotation 0 and
+ * its shape by seat count (`defaultShape`); a decoration's rotation is 0; `replaceDraft`
+ * is false. Filling twice changes nothing, so the contract's mapper and `planImport` may
+ * both call it. Rotations are normalised into [0, 360) by `planImport` alone, once:
+ * normalising an already normalised float can move it by a rounding step.
+ */
+export function withImportDefaults(input: ImportAsSent): CompleteImport {
+  return {
+    replaceDraft: input.replaceDraft ?? false,
+    rooms: input.rooms.map((room, index) => ({
+      ...room,
+      order: room.order ?? index,
+      canvasWidth: room.canvasWidth ?? DEFAULT_CANVAS_SIZE,
+      canvasHeight: room.canvasHeight ?? DEFAULT_CANVAS_SIZE,
+      tables: (room.tables ?? []).map((t) => ({
+        ...t,
+        minCovers: t.minCovers ?? 1,
+        maxCovers: t.maxCovers ?? t.seatCount,
+        rotation: t.rotation ?? 0,
+        shape: t.shape ?? defaultShape(t.seatCount),
+      })),
+      decorations: (room.decorations ?? []).map((d) => ({ ...d, rotation: d.rotation ?? 0 })),
+    })),
+  };
 }
 
 export interface ImportPlan {
@@ -39,8 +69,9 @@ export function planImport(
   input: FloorPlanImportInput,
   newId: () => string,
 ): Outcome<ImportPlan> {
+  const complete = withImportDefaults(input);
   // The body answers before the state, as for reservation writes.
-  const problems = importProblems(input);
+  const problems = importProblems(complete);
   if (problems.length > 0) return fail('validation_failed', problems[0]!.message, problems);
   if (working.status === 'published') {
     return fail(
@@ -48,46 +79,31 @@ export function planImport(
       'the floor plan has been published: import is closed for good; corrections are made in the backoffice editor',
     );
   }
-  if (working.status === 'draft' && !input.replaceDraft) {
+  if (working.status === 'draft' && !complete.replaceDraft) {
     return fail(
       'draft_not_empty',
       'the location already has a draft floor plan; send replaceDraft: true to overwrite it',
     );
   }
 
-  const rooms: Room[] = input.rooms.map((room, index) => {
+  const rooms: Room[] = complete.rooms.map((room) => {
     const roomId = newId();
-    return {
+    return roomShape.copy({
+      ...room,
       id: roomId,
-      externalId: room.externalId,
-      name: room.name,
-      order: room.order ?? index,
-      canvasWidth: room.canvasWidth ?? DEFAULT_CANVAS_SIZE,
-      canvasHeight: room.canvasHeight ?? DEFAULT_CANVAS_SIZE,
-      decorations: (room.decorations ?? []).map((d): Decoration => ({
-        kind: d.kind,
-        x: d.x,
-        y: d.y,
-        width: d.width,
-        height: d.height,
-        rotation: normaliseRotation(d.rotation ?? 0),
+      decorations: room.decorations.map((d) => ({
+        ...d,
+        rotation: normaliseRotation(d.rotation),
         text: d.text ?? null,
       })),
-      tables: room.tables.map((t): Table => ({
+      tables: room.tables.map((t) => ({
+        ...t,
         id: newId(),
         roomId,
-        externalId: t.externalId,
-        label: t.label,
-        shape: t.shape ?? defaultShape(t.seatCount),
-        seatCount: t.seatCount,
-        minCovers: t.minCovers ?? 1,
-        maxCovers: t.maxCovers ?? t.seatCount,
         active: true,
-        x: t.x,
-        y: t.y,
-        rotation: normaliseRotation(t.rotation ?? 0),
+        rotation: normaliseRotation(t.rotation),
       })),
-    };
+    });
   });
   return ok({
     rooms,
@@ -101,7 +117,7 @@ export function planImport(
 }
 
 /** Unique room and table externalIds, `minCovers <= maxCovers`, table centres inside the canvas. */
-function importProblems(input: FloorPlanImportInput): ValidationDetail[] {
+function importProblems(input: CompleteImport): ValidationDetail[] {
   const problems: ValidationDetail[] = [];
   const roomIds = new Set<string>();
   const tableIds = new Set<string>();
@@ -113,8 +129,6 @@ function importProblems(input: FloorPlanImportInput): ValidationDetail[] {
       });
     }
     roomIds.add(room.externalId);
-    const width = room.canvasWidth ?? DEFAULT_CANVAS_SIZE;
-    const height = room.canvasHeight ?? DEFAULT_CANVAS_SIZE;
     room.tables.forEach((table, t) => {
       const at = `/rooms/${r}/tables/${t}`;
       if (tableIds.has(table.externalId)) {
@@ -124,12 +138,13 @@ function importProblems(input: FloorPlanImportInput): ValidationDetail[] {
         });
       }
       tableIds.add(table.externalId);
-      const min = table.minCovers ?? 1;
-      const max = table.maxCovers ?? table.seatCount;
-      if (min > max) {
-        problems.push({ path: `${at}/minCovers`, message: `minCovers ${min} exceeds maxCovers ${max}` });
+      if (table.minCovers > table.maxCovers) {
+        problems.push({
+          path: `${at}/minCovers`,
+          message: `minCovers ${table.minCovers} exceeds maxCovers ${table.maxCovers}`,
+        });
       }
-      problems.push(...positionProblems(at, table, width, height));
+      problems.push(...positionProblems(at, table, room.canvasWidth, room.canvasHeight));
     });
   });
   return problems;

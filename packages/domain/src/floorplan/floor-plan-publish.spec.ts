@@ -43,14 +43,14 @@ describe('planPublish', () => {
     ['a publish after version 1', 1, 2],
     ['a publish after version 41', 41, 42],
   ])('When it is %s, then the version is %s + 1', (_c, publishedVersion, version) => {
-    const { plan, event } = decided(planPublish({ ...draft, publishedVersion }, NOW));
+    const { plan, event } = decided(planPublish({ ...draft, publishedVersion }, null, NOW));
 
     expect(plan.version).toBe(version);
-    expect(event.data).toEqual({ version, publishedAt: '2026-11-21T09:00:00.000Z' });
+    expect(event.data).toMatchObject({ version, publishedAt: '2026-11-21T09:00:00.000Z' });
   });
 
   it('When a plan is published, then the snapshot keeps exactly the published fields of rooms and tables', () => {
-    const { plan } = decided(planPublish(draft, NOW));
+    const { plan } = decided(planPublish(draft, null, NOW));
 
     expect(plan).toEqual({
       version: 1,
@@ -92,19 +92,47 @@ describe('planPublish', () => {
     });
   });
 
-  it('When a plan is published, then floorplan.published happens now with {version, publishedAt}', () => {
-    const { event } = decided(planPublish({ ...draft, status: 'published', publishedVersion: 2 }, NOW));
+  it('When a plan is published, then floorplan.published happens now with {version, publishedAt, changes}', () => {
+    const { event } = decided(planPublish({ ...draft, status: 'published', publishedVersion: 2 }, null, NOW));
 
     expect(event).toEqual({
       type: 'floorplan.published',
       occurredAt: NOW,
-      data: { version: 3, publishedAt: '2026-11-21T09:00:00.000Z' },
+      data: {
+        version: 3,
+        publishedAt: '2026-11-21T09:00:00.000Z',
+        changes: { added: ['t-1', 't-2'], deactivated: [], reactivated: [], relabelled: [], updated: [] },
+      },
+    });
+  });
+
+  it('When a plan is published again, then changes compare it with the previous published version', () => {
+    const first = decided(planPublish(draft, null, NOW)).plan;
+    const working = structuredClone({ ...draft, status: 'published' as const, publishedVersion: 1 });
+    const [t1, t2] = working.rooms[0]!.tables;
+    t1!.label = 'A1';
+    t1!.active = false;
+    t2!.active = true;
+    t2!.seatCount = 6;
+    working.rooms[0]!.tables.push(table({ id: 't-3', label: 'C' }));
+
+    const { event } = decided(planPublish(working, first, NOW));
+
+    expect(event.data).toMatchObject({
+      version: 2,
+      changes: {
+        added: ['t-3'],
+        deactivated: ['t-1'],
+        reactivated: ['t-2'],
+        relabelled: [{ tableId: 't-1', from: 'A', to: 'A1' }],
+        updated: ['t-2'],
+      },
     });
   });
 
   it('When the working plan changes after a publish, then the snapshot does not', () => {
     const working = structuredClone(draft);
-    const { plan } = decided(planPublish(working, NOW));
+    const { plan } = decided(planPublish(working, null, NOW));
 
     working.rooms[0]!.tables[0]!.label = 'renamed';
     working.rooms[0]!.name = 'renamed';
@@ -117,15 +145,15 @@ describe('planPublish', () => {
     ['has never had rooms', workingPlan()],
     ['is marked draft but has no rooms', workingPlan({ status: 'draft' })],
   ])('When the location %s, then publishing is refused', (_c, working) => {
-    expect(planPublish(working, NOW)).toMatchObject({ ok: false, code: 'validation_failed' });
+    expect(planPublish(working, null, NOW)).toMatchObject({ ok: false, code: 'validation_failed' });
   });
 
   it('When the version would pass 2147483647, then publishing is refused', () => {
-    expect(planPublish({ ...draft, publishedVersion: 2_147_483_647 }, NOW)).toMatchObject({
+    expect(planPublish({ ...draft, publishedVersion: 2_147_483_647 }, null, NOW)).toMatchObject({
       ok: false,
       code: 'validation_failed',
     });
-    expect(decided(planPublish({ ...draft, publishedVersion: 2_147_483_646 }, NOW)).plan.version).toBe(
+    expect(decided(planPublish({ ...draft, publishedVersion: 2_147_483_646 }, null, NOW)).plan.version).toBe(
       2_147_483_647,
     );
   });

@@ -1,7 +1,8 @@
 import type { DomainEvent } from '../events/domain-event';
 import type { Instant } from '../shared/instant';
 import { fail, ok, type Outcome } from '../shared/outcome';
-import type { PublishedFloorPlan, WorkingPlan } from './floor-plan';
+import { publishedRoomShape, type PublishedFloorPlan, type WorkingPlan } from './floor-plan';
+import { floorPlanChanges } from './floor-plan-changes';
 
 export interface PublishDecision {
   plan: PublishedFloorPlan;
@@ -13,9 +14,15 @@ const MAX_VERSION = 2_147_483_647;
 
 /**
  * Publishing snapshots the working plan as the next version (1 for the first publish,
- * then one more each time) and announces it with `floorplan.published`.
+ * then one more each time) and announces it with `floorplan.published`, whose `changes`
+ * say what changed against `previous`, the latest published plan (null before the first
+ * publish: every table is added).
  */
-export function planPublish(working: WorkingPlan, now: Instant): Outcome<PublishDecision> {
+export function planPublish(
+  working: WorkingPlan,
+  previous: PublishedFloorPlan | null,
+  now: Instant,
+): Outcome<PublishDecision> {
   if (working.rooms.length === 0) {
     return fail('validation_failed', 'the location has no floor plan to publish; import one first');
   }
@@ -24,28 +31,12 @@ export function planPublish(working: WorkingPlan, now: Instant): Outcome<Publish
   const plan: PublishedFloorPlan = {
     version,
     publishedAt: now,
-    rooms: working.rooms.map((room) => ({
-      id: room.id,
-      name: room.name,
-      order: room.order,
-      tables: room.tables.map((t) => ({
-        id: t.id,
-        label: t.label,
-        shape: t.shape,
-        seatCount: t.seatCount,
-        minCovers: t.minCovers,
-        maxCovers: t.maxCovers,
-        active: t.active,
-        x: t.x,
-        y: t.y,
-        rotation: t.rotation,
-      })),
-    })),
+    rooms: working.rooms.map((room) => publishedRoomShape.copy(room)),
   };
   const event: DomainEvent = {
     type: 'floorplan.published',
     occurredAt: now,
-    data: { version, publishedAt: now.toIso() },
+    data: { version, publishedAt: now.toIso(), changes: floorPlanChanges(previous, plan) },
   };
   return ok({ plan, event });
 }

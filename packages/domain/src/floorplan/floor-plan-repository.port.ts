@@ -23,6 +23,8 @@ export interface FloorPlanRepository {
   replaceDraft(locationId: string, rooms: Room[]): Promise<void>;
   /** Saves one existing table of the working plan. */
   saveTable(locationId: string, table: Table): Promise<void>;
+  /** The latest published plan (null before the first publish); read after `lockWorkingPlan`, it cannot change meanwhile. */
+  latestPublished(locationId: string): Promise<PublishedFloorPlan | null>;
   /** Stores the snapshot as the latest published plan. */
   savePublished(locationId: string, plan: PublishedFloorPlan): Promise<void>;
   /** The given tables in the latest published plan; null before the first publish. */

@@ -1,4 +1,5 @@
 import type { Instant } from '../shared/instant';
+import { instant, list, shape, value, type Domain } from '../shared/shape';
 
 export const TABLE_SHAPES = ['round', 'square', 'rectangle'] as const;
 export type TableShape = (typeof TABLE_SHAPES)[number];
@@ -6,50 +7,58 @@ export type TableShape = (typeof TABLE_SHAPES)[number];
 export const DECORATION_KINDS = ['wall', 'bar', 'plant', 'label', 'zone'] as const;
 export type DecorationKind = (typeof DECORATION_KINDS)[number];
 
-export interface Decoration {
-  kind: DecorationKind;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotation: number;
-  text: string | null;
-}
+export const decorationShape = shape({
+  kind: value<DecorationKind>(),
+  x: value<number>(),
+  y: value<number>(),
+  width: value<number>(),
+  height: value<number>(),
+  rotation: value<number>(),
+  text: value<string | null>(),
+});
+export interface Decoration extends Domain<typeof decorationShape> {}
 
-/** A table of the working plan. Its id never changes and it is never deleted once published. */
-export interface Table {
-  id: string;
-  roomId: string;
-  externalId: string | null;
-  label: string;
-  shape: TableShape;
-  seatCount: number;
-  minCovers: number;
-  maxCovers: number;
-  active: boolean;
-  x: number;
-  y: number;
+/**
+ * A table of the working plan. Its id never changes and it is never deleted once published.
+ * The one list of a table's fields: the published snapshot, the wire forms and the stored
+ * forms are derived from it.
+ */
+export const tableShape = shape({
+  id: value<string>(),
+  roomId: value<string>(),
+  externalId: value<string | null>(),
+  label: value<string>(),
+  shape: value<TableShape>(),
+  seatCount: value<number>(),
+  minCovers: value<number>(),
+  maxCovers: value<number>(),
+  active: value<boolean>(),
+  x: value<number>(),
+  y: value<number>(),
   /** Degrees in [0, 360). */
-  rotation: number;
-}
+  rotation: value<number>(),
+});
+export interface Table extends Domain<typeof tableShape> {}
 
-export interface Room {
-  id: string;
-  externalId: string | null;
-  name: string;
-  order: number;
-  canvasWidth: number;
-  canvasHeight: number;
-  decorations: Decoration[];
-  tables: Table[];
-}
+export const roomShape = shape({
+  id: value<string>(),
+  externalId: value<string | null>(),
+  name: value<string>(),
+  order: value<number>(),
+  canvasWidth: value<number>(),
+  canvasHeight: value<number>(),
+  decorations: list(decorationShape),
+  tables: list(tableShape),
+});
+export interface Room extends Domain<typeof roomShape> {}
 
 /**
  * - `empty`: the location has no rooms;
  * - `draft`: rooms exist and were never published (an import may replace them with `replaceDraft`);
  * - `published`: published at least once; import is closed for good.
  */
-export type FloorPlanStatus = 'empty' | 'draft' | 'published';
+export const FLOOR_PLAN_STATUSES = ['empty', 'draft', 'published'] as const;
+export type FloorPlanStatus = (typeof FLOOR_PLAN_STATUSES)[number];
 
 export interface WorkingPlan {
   locationId: string;
@@ -61,34 +70,27 @@ export interface WorkingPlan {
   rooms: Room[];
 }
 
-/** The fields of a working-plan table that a published snapshot keeps. */
-export interface PublishedTable {
-  id: string;
-  label: string;
-  shape: TableShape;
-  seatCount: number;
-  minCovers: number;
-  maxCovers: number;
-  active: boolean;
-  x: number;
-  y: number;
-  rotation: number;
-}
+/** What a published snapshot keeps of a working-plan table: all but where it belongs. */
+export const publishedTableShape = tableShape.omit('roomId', 'externalId');
+export interface PublishedTable extends Domain<typeof publishedTableShape> {}
 
-export interface PublishedRoom {
-  id: string;
-  name: string;
-  order: number;
-  tables: PublishedTable[];
-}
+export const publishedRoomShape = shape({
+  id: value<string>(),
+  name: value<string>(),
+  order: value<number>(),
+  tables: list(publishedTableShape),
+});
+export interface PublishedRoom extends Domain<typeof publishedRoomShape> {}
 
 /** An immutable snapshot of the working plan taken at publish time. */
-export interface PublishedFloorPlan {
-  version: number;
-  publishedAt: Instant;
-  rooms: PublishedRoom[];
-}
+export const publishedFloorPlanShape = shape({
+  version: value<number>(),
+  publishedAt: instant(),
+  rooms: list(publishedRoomShape),
+});
+export interface PublishedFloorPlan extends Domain<typeof publishedFloorPlanShape> {}
 
+/** A table as an import sends it; `withImportDefaults` fills what it leaves out. */
 export interface ImportTableInput {
   externalId: string;
   label: string;
@@ -108,7 +110,7 @@ export interface ImportDecorationInput {
   width: number;
   height: number;
   rotation?: number;
-  text?: string;
+  text?: string | null;
 }
 
 export interface ImportRoomInput {
@@ -121,10 +123,26 @@ export interface ImportRoomInput {
   decorations?: ImportDecorationInput[];
 }
 
-/** The import body, shape-validated at the edge; defaults are the domain's to fill. */
+/** The import body, shape-validated at the edge; the domain fills its defaults (`withImportDefaults`). */
 export interface FloorPlanImportInput {
   rooms: ImportRoomInput[];
   replaceDraft: boolean;
+}
+
+/** The import as a request may send it: a room may leave out its tables, the body `replaceDraft`. */
+export interface ImportAsSent {
+  rooms: (Omit<ImportRoomInput, 'tables'> & { tables?: ImportTableInput[] })[];
+  replaceDraft?: boolean;
+}
+
+/** The import with every default filled; what planning reads. */
+export interface CompleteImport extends FloorPlanImportInput {
+  rooms: CompleteImportRoom[];
+}
+
+export interface CompleteImportRoom extends Required<Omit<ImportRoomInput, 'tables' | 'decorations'>> {
+  tables: Required<ImportTableInput>[];
+  decorations: (Required<Omit<ImportDecorationInput, 'text'>> & Pick<ImportDecorationInput, 'text'>)[];
 }
 
 export interface ImportResult {

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { at } from '../../test/builders';
 import type { DomainEvent } from '../events/domain-event';
 import type { Outcome } from '../shared/outcome';
+import { addItem } from './till';
 import {
-  addItem,
   changeCovers,
   finishOrder,
   moveOrder,
@@ -80,7 +80,18 @@ function run(orders: Order[], cmd: Command, n: number): { orders: Order[]; event
       outcome = changeCovers(order, cmd.covers, NOW);
       break;
     case 'item':
-      outcome = addItem(order, { label: 'x', amountMinor: cmd.amountMinor, quantity: cmd.quantity }, NOW);
+      outcome = addItem(
+        order,
+        {
+          id: `i-${n}`,
+          label: 'x',
+          amountMinor: cmd.amountMinor,
+          quantity: cmd.quantity,
+          taxRateBps: 0,
+          course: 'other',
+        },
+        NOW,
+      );
       break;
     case 'finish':
       outcome = finishOrder(order, cmd.how, NOW);
@@ -118,7 +129,8 @@ describe('order operations (property)', () => {
           expect(new Set(standing).size).toBe(standing.length);
           expect(new Map(open.flatMap((o) => o.tableIds.map((t) => [t, o.id] as const)))).toEqual(fromEvents);
           for (const o of orders) {
-            expect(o.spendMinor).toBe(o.items.reduce((sum, i) => sum + i.amountMinor * i.quantity, 0));
+            expect(o.spendMinor).toBe(o.check.items.reduce((sum, i) => sum + i.amountMinor * i.quantity, 0));
+            expect(o.spendMinor).toBe(o.check.totalMinor);
             expect(o.spendMinor).toBeLessThanOrEqual(2_147_483_647);
             expect(o.closedAt === null).toBe(o.status === 'open');
           }

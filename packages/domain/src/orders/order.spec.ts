@@ -1,11 +1,11 @@
 import { at, openOrderOn } from '../../test/builders';
 import type { DomainEvent } from '../events/domain-event';
 import type { Outcome } from '../shared/outcome';
+import { EMPTY_LINES, makeCheck, MAX_INT32, type CheckItem } from './check';
+import { addItem, type NewItem } from './till';
 import {
-  addItem,
   changeCovers,
   finishOrder,
-  MAX_INT32,
   moveOrder,
   openOrder,
   otherHolder,
@@ -13,10 +13,22 @@ import {
   type Order,
   type OrderChange,
   type TableHolder,
+  withLines,
 } from './order';
 
 const NOW = at('2026-11-21T19:30:00.123456Z');
 const NOW_ISO = '2026-11-21T19:30:00.123Z';
+
+/** An item already on the check, worth `amountMinor`. */
+const earlier = (amountMinor: number): CheckItem => ({
+  id: 'i-earlier',
+  label: 'earlier',
+  quantity: 1,
+  amountMinor,
+  taxRateBps: 0,
+  course: 'other',
+  voided: false,
+});
 
 function value(outcome: Outcome<OrderChange>): OrderChange {
   if (!outcome.ok) throw new Error(`expected success, got ${outcome.code}: ${outcome.message}`);
@@ -73,7 +85,8 @@ describe('openOrder', () => {
         currency: 'CHF',
         status: 'open',
         reservationExternalId: extId,
-        items: [],
+        check: makeCheck(EMPTY_LINES),
+        serviceStatus: null,
         openedAt: NOW,
         closedAt: null,
       });
@@ -158,7 +171,10 @@ describe('moveOrder', () => {
 
 describe('changeCovers', () => {
   it('When the covers change, then table.spend_updated carries the new covers', () => {
-    const order = openOrderOn(['t-2', 't-1'], { covers: 2, spendMinor: 1200, reservationExternalId: 'r-1' });
+    const order = withLines(openOrderOn(['t-2', 't-1'], { covers: 2, reservationExternalId: 'r-1' }), {
+      ...EMPTY_LINES,
+      items: [earlier(1200)],
+    });
 
     const { order: changed, events } = value(changeCovers(order, 6, NOW));
 
@@ -175,6 +191,14 @@ describe('changeCovers', () => {
           currency: 'EUR',
           covers: 6,
           occurredAt: NOW_ISO,
+          totals: {
+            subtotalMinor: 1200,
+            discountMinor: 0,
+            taxMinor: 0,
+            tipMinor: 0,
+            paidMinor: 0,
+            balanceMinor: 1200,
+          },
         },
       },
     ]);
@@ -206,6 +230,15 @@ describe('reseatOrder', () => {
 });
 
 describe('addItem', () => {
+  const wine = (amountMinor: number, quantity: number): NewItem => ({
+    id: 'i-new',
+    label: 'Wine',
+    amountMinor,
+    quantity,
+    taxRateBps: 0,
+    course: 'drink',
+  });
+
   it.each([
     ['one item of quantity 1', 0, 450, 1, 450],
     ['three of an item', 1000, 250, 3, 1750],
@@ -214,15 +247,16 @@ describe('addItem', () => {
   ])(
     'When %s is added, then the spend grows by amount times quantity',
     (_c, spend, amountMinor, quantity, total) => {
-      const order = openOrderOn(['t-1'], {
-        spendMinor: spend,
-        items: [{ label: 'earlier', amountMinor: spend, quantity: 1 }],
-      });
+      const order = withLines(openOrderOn(['t-1']), { ...EMPTY_LINES, items: [earlier(spend)] });
 
-      const { order: next, events } = value(addItem(order, { label: 'Wine', amountMinor, quantity }, NOW));
+      const { order: next, events } = value(addItem(order, wine(amountMinor, quantity), NOW));
 
       expect(next.spendMinor).toBe(total);
-      expect(next.items).toEqual([...order.items, { label: 'Wine', amountMinor, quantity }]);
+      expect(next.check.totalMinor).toBe(total);
+      expect(next.check.items).toEqual([
+        ...order.check.items,
+        { ...wine(amountMinor, quantity), voided: false },
+      ]);
       expect(events).toEqual([
         {
           type: 'table.spend_updated',
@@ -235,6 +269,14 @@ describe('addItem', () => {
             currency: 'EUR',
             covers: 2,
             occurredAt: NOW_ISO,
+            totals: {
+              subtotalMinor: total,
+              discountMinor: 0,
+              taxMinor: 0,
+              tipMinor: 0,
+              paidMinor: 0,
+              balanceMinor: total,
+            },
           },
         },
       ]);
@@ -248,10 +290,10 @@ describe('addItem', () => {
   ])(
     'When %s would be reached, then the item is refused and the order unchanged',
     (_c, spend, amountMinor, quantity) => {
-      const order = openOrderOn(['t-1'], { spendMinor: spend });
+      const order = withLines(openOrderOn(['t-1']), { ...EMPTY_LINES, items: [earlier(spend)] });
       const before = JSON.stringify(order);
 
-      const outcome = addItem(order, { label: 'Caviar', amountMinor, quantity }, NOW);
+      const outcome = addItem(order, { ...wine(amountMinor, quantity), label: 'Caviar' }, NOW);
 
       expect(outcome).toMatchObject({ ok: false, code: 'validation_failed', occupiedBy: null });
       expect(JSON.stringify(order)).toBe(before);
@@ -268,7 +310,8 @@ describe('finishOrder', () => {
       const { order: done, events } = value(finishOrder(order, how, NOW));
 
       expect(done).toEqual({ ...order, status: how, closedAt: NOW });
-      expect(events).toEqual([freedOf(order, 't-1', how), freedOf(order, 't-2', how)]);
+      expect(events.slice(0, 2)).toEqual([freedOf(order, 't-1', how), freedOf(order, 't-2', how)]);
+      expect(events.slice(2).map((e) => e.type)).toEqual(how === 'closed' ? ['order.closed'] : []);
     },
   );
 });
@@ -278,7 +321,6 @@ describe('operations on an order that is not open', () => {
     ['move', (o) => moveOrder(o, ['t-9'], NOW)],
     ['changeCovers', (o) => changeCovers(o, 9, NOW)],
     ['changeCovers to the same covers', (o) => changeCovers(o, o.covers, NOW)],
-    ['addItem', (o) => addItem(o, { label: 'x', amountMinor: 1, quantity: 1 }, NOW)],
     ['close', (o) => finishOrder(o, 'closed', NOW)],
     ['void', (o) => finishOrder(o, 'voided', NOW)],
   ];

@@ -1,19 +1,14 @@
-import type { DomainEvent, TableFreedReason } from '../events/domain-event';
+import type { DomainEvent } from '../events/domain-event';
 import { without } from '../shared/id-set';
 import type { Instant } from '../shared/instant';
-import { fail, ok, type Outcome } from '../shared/outcome';
+import { fail, ok, type Failure, type Outcome } from '../shared/outcome';
+import { EMPTY_LINES, makeCheck, type Check, type CheckLines, type CheckPayment } from './check';
+import { closedEvent, freedEvent, occupiedEvent, spendEvent } from './order-events';
+import type { ServiceStatus } from './service-status';
 
+/** `voided` is the till's cancel (ours: decision 0032); `closed` is paid and done. */
 export const ORDER_STATUSES = ['open', 'closed', 'voided'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-/** Amounts and counts are 32-bit signed integers on the wire. */
-export const MAX_INT32 = 2_147_483_647;
-
-export interface OrderItem {
-  label: string;
-  amountMinor: number;
-  quantity: number;
-}
 
 /**
  * A till order. It belongs to the till: reservation writes may move it or change its
@@ -25,12 +20,15 @@ export interface Order {
   locationId: string;
   tableIds: string[];
   covers: number;
+  /** The check's total; set with the check by `withLines`, never on its own. */
   spendMinor: number;
   currency: string;
   status: OrderStatus;
   /** The reservation that seated it; null for a walk-in. */
   reservationExternalId: string | null;
-  items: OrderItem[];
+  check: Check;
+  /** null until the till reports one. */
+  serviceStatus: ServiceStatus | null;
   openedAt: Instant;
   closedAt: Instant | null;
 }
@@ -39,6 +37,12 @@ export interface Order {
 export interface OrderChange {
   order: Order;
   events: DomainEvent[];
+}
+
+/** The order with a new check: the totals and the spend are those of `lines`. */
+export function withLines(order: Order, lines: CheckLines): Order {
+  const check = makeCheck(lines);
+  return { ...order, check, spendMinor: check.totalMinor };
 }
 
 /** Who holds a table: the open order standing on it. */
@@ -65,24 +69,58 @@ export interface OpenOrderCommand {
   currency: string;
   reservationExternalId: string | null;
   now: Instant;
+  /** The reservation's prepayment, recorded as a `deposit` payment (see `depositOf`). */
+  deposit?: { id: string; amountMinor: number } | null;
 }
 
-/** Opens an order; the caller has checked that every table is free. */
+/**
+ * Opens an order; the caller has checked that every table is free. `table.occupied` per
+ * table, then `table.spend_updated` when a deposit starts the check.
+ */
 export function openOrder(cmd: OpenOrderCommand): OrderChange {
-  const order: Order = {
-    id: cmd.id,
-    locationId: cmd.locationId,
-    tableIds: [...cmd.tableIds],
-    covers: cmd.covers,
-    spendMinor: 0,
-    currency: cmd.currency,
-    status: 'open',
-    reservationExternalId: cmd.reservationExternalId,
-    items: [],
-    openedAt: cmd.now,
-    closedAt: null,
-  };
-  return { order, events: order.tableIds.map((tableId) => occupiedEvent(order, tableId, cmd.now)) };
+  const deposit: CheckPayment[] = cmd.deposit
+    ? [
+        {
+          id: cmd.deposit.id,
+          amountMinor: cmd.deposit.amountMinor,
+          tipMinor: 0,
+          tender: 'deposit',
+          paidAt: cmd.now,
+        },
+      ]
+    : [];
+  const order = withLines(
+    {
+      id: cmd.id,
+      locationId: cmd.locationId,
+      tableIds: [...cmd.tableIds],
+      covers: cmd.covers,
+      spendMinor: 0,
+      currency: cmd.currency,
+      status: 'open',
+      reservationExternalId: cmd.reservationExternalId,
+      check: makeCheck(EMPTY_LINES),
+      serviceStatus: null,
+      openedAt: cmd.now,
+      closedAt: null,
+    },
+    { ...EMPTY_LINES, payments: deposit },
+  );
+  const events = order.tableIds.map((tableId) => occupiedEvent(order, tableId, cmd.now));
+  return { order, events: deposit.length > 0 ? [...events, spendEvent(order, cmd.now)] : events };
+}
+
+/**
+ * The deposit a seating records: the reservation's prepaid amount when it is above zero and
+ * in the location's currency; null otherwise (a prepayment in another currency is the
+ * provider's to settle).
+ */
+export function depositOf(
+  prepayment: { prepaidMinor: number; currency: string } | null,
+  locationCurrency: string,
+): number | null {
+  if (prepayment === null || prepayment.prepaidMinor <= 0) return null;
+  return prepayment.currency === locationCurrency ? prepayment.prepaidMinor : null;
 }
 
 /**
@@ -118,71 +156,20 @@ export function changeCovers(order: Order, covers: number, now: Instant): Outcom
   return reseatOrder(order, order.tableIds, covers, now);
 }
 
-export function addItem(order: Order, item: OrderItem, now: Instant): Outcome<OrderChange> {
-  if (order.status !== 'open') return notOpen(order);
-  const spendMinor = order.spendMinor + item.amountMinor * item.quantity;
-  if (!Number.isSafeInteger(spendMinor) || spendMinor > MAX_INT32) {
-    return fail('validation_failed', `the order's spend would exceed ${MAX_INT32} minor units`, [
-      { path: '/amountMinor', message: `spend would exceed ${MAX_INT32}` },
-    ]);
-  }
-  const next: Order = { ...order, spendMinor, items: [...order.items, { ...item }] };
-  return ok({ order: next, events: [spendEvent(next, now)] });
-}
-
-/** Closes (paid) or voids (cancelled on the till) an open order and frees its tables. */
+/**
+ * Closes (paid) or voids (cancelled on the till) an open order and frees its tables:
+ * `table.freed` per table, then, for a close, `order.closed` with the final check.
+ */
 export function finishOrder(order: Order, how: 'closed' | 'voided', now: Instant): Outcome<OrderChange> {
   if (order.status !== 'open') return notOpen(order);
   const done: Order = { ...order, status: how, closedAt: now };
-  return ok({ order: done, events: order.tableIds.map((tableId) => freedEvent(order, tableId, how, now)) });
+  const freed = order.tableIds.map((tableId) => freedEvent(order, tableId, how, now));
+  return ok({ order: done, events: how === 'closed' ? [...freed, closedEvent(done)] : freed });
 }
 
-function notOpen(order: Order) {
+/** Moving, closing or voiding an order that is no longer open: the body asks the impossible. */
+function notOpen(order: Order): Failure {
   return fail('validation_failed', `order ${order.id} is ${order.status}, not open`, [
     { path: '/status', message: `order is ${order.status}` },
   ]);
-}
-
-function occupiedEvent(order: Order, tableId: string, now: Instant): DomainEvent {
-  return {
-    type: 'table.occupied',
-    occurredAt: now,
-    data: {
-      tableId,
-      orderId: order.id,
-      reservationExternalId: order.reservationExternalId,
-      covers: order.covers,
-      occurredAt: now.toIso(),
-    },
-  };
-}
-
-function freedEvent(order: Order, tableId: string, reason: TableFreedReason, now: Instant): DomainEvent {
-  return {
-    type: 'table.freed',
-    occurredAt: now,
-    data: {
-      tableId,
-      orderId: order.id,
-      reservationExternalId: order.reservationExternalId,
-      reason,
-      occurredAt: now.toIso(),
-    },
-  };
-}
-
-function spendEvent(order: Order, now: Instant): DomainEvent {
-  return {
-    type: 'table.spend_updated',
-    occurredAt: now,
-    data: {
-      tableIds: [...order.tableIds],
-      orderId: order.id,
-      reservationExternalId: order.reservationExternalId,
-      spendMinor: order.spendMinor,
-      currency: order.currency,
-      covers: order.covers,
-      occurredAt: now.toIso(),
-    },
-  };
 }

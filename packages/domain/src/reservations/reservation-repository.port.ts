@@ -41,8 +41,8 @@ export type PlainUpdateResult =
 /**
  * Writes that touch nothing but the reservation, each in one atomic step outside any unit
  * of work: the hot path of a provider's traffic. `create` takes plain writes (see
- * `isPlainWrite`: no tables, not seated); `update` takes every write that leaves orders
- * alone (`leavesOrdersAlone`: not seated), table ids included. An adapter must decide
+ * `canCreateInOneStatement`: no tables, not seated); `update` takes every write that leaves orders
+ * alone (`canUpdateInOneStatement`: not seated), table ids included. An adapter must decide
  * exactly what `decideReservationWrite` and `checkTableIds` decide for such a write, in
  * the contract's order (existence, staleness, tables), under concurrent writes too (the
  * port contract suite holds every adapter to it).
@@ -55,6 +55,9 @@ export interface PlainReservationWrites {
    * `receivedAt`: `missing` when there is none, `stale` (nothing applied, the stored one
    * returned) when `input.updatedAt` is not after the stored one, `tables_refused` when
    * `checkTableIds` refuses its table ids against the latest published plan, else `applied`.
+   * A stale write takes no lock and writes nothing: a concurrent lock on the row does not
+   * delay it. A write that was newer when it arrived but meets a newer one committed while it
+   * waited is `stale` with that newest version.
    */
   update(locationId: string, input: ReservationInput, receivedAt: Instant): Promise<PlainUpdateResult>;
 }

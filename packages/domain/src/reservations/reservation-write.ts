@@ -5,7 +5,7 @@ import type { Reservation, ReservationInput } from './reservation';
 
 /**
  * Rules of the write itself that need no stored state: checked with the body, before
- * existence (decisions section 3: the body answers first).
+ * existence (docs/reference/errors.md#check-order: the body answers first).
  */
 export function checkReservationInput(input: ReservationInput, pathExternalId?: string): Outcome<void> {
   const details: ValidationDetail[] = [];
@@ -51,17 +51,17 @@ export interface WriteContext {
  * table check, no order, no event. Such writes may take the one-statement path
  * (`PlainReservationWrites`), which decides exactly as `decideReservationWrite` does.
  */
-export function isPlainWrite(input: ReservationInput): boolean {
-  return leavesOrdersAlone(input) && input.tableIds.length === 0;
+export function canCreateInOneStatement(input: ReservationInput): boolean {
+  return canUpdateInOneStatement(input) && input.tableIds.length === 0;
 }
 
 /**
- * A write whose status is not `seated` never opens, moves or changes a till order and
- * causes no event (decisions section 4): its only check beyond last-write-wins is its
- * table ids against the published plan. Such updates may take the one-statement path
+ * A write whose status is not `seated` never opens, moves or changes a till order and causes no
+ * event (docs/reference/provider-api.md#moving-and-covers): its only check beyond last-write-wins
+ * is its table ids against the published plan. Such updates may take the one-statement path
  * (`PlainReservationWrites.update`) too.
  */
-export function leavesOrdersAlone(input: ReservationInput): boolean {
+export function canUpdateInOneStatement(input: ReservationInput): boolean {
   return input.status !== 'seated';
 }
 

@@ -1,14 +1,18 @@
 /** Stable codes of the contract. Adapters map them to transport statuses; the domain never knows those. */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'unknown_reservation'
-  | 'duplicate_reservation'
-  | 'unknown_table_id'
-  | 'table_occupied'
-  | 'floorplan_not_published'
-  | 'draft_not_empty'
-  | 'validation_failed'
-  | 'not_found';
+export const ERROR_CODES = [
+  'unauthorized',
+  'unknown_reservation',
+  'duplicate_reservation',
+  'unknown_table_id',
+  'table_occupied',
+  'floorplan_not_published',
+  'draft_not_empty',
+  'validation_failed',
+  'not_found',
+  'order_closed',
+  'events_expired',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface OccupiedBy {
   orderId: string | null;

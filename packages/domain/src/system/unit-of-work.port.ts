@@ -1,4 +1,5 @@
 import type { ApiKeyRepository, LocationRepository } from '../access/access-repository.port';
+import type { EventRecoveryRepository } from '../events/event-feed.port';
 import type { Outbox } from '../events/outbox.port';
 import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.port';
 import type { OrderRepository } from '../orders/order-repository.port';
@@ -19,6 +20,7 @@ export interface Transaction {
   apiKeys: ApiKeyRepository;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  eventRecovery: EventRecoveryRepository;
 }
 
 /**

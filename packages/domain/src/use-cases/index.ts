@@ -5,16 +5,15 @@ export { importFloorPlan } from './floorplan/import-floor-plan';
 export { publishFloorPlan } from './floorplan/publish-floor-plan';
 export { editTable } from './floorplan/edit-table';
 export { getPublishedFloorPlan, getWorkingPlan } from './floorplan/read-floor-plan';
+export {
+  previewFloorPlanPublish,
+  type PreviewFloorPlanPublish,
+  type PublishPreview,
+} from './floorplan/preview-publish';
 export { openWalkInOrder } from './orders/open-walk-in-order';
 export { addOrderItem, changeOrderCovers, finishOrderCommand, moveOrderCommand } from './orders/change-order';
 export { listOrders } from './orders/list-orders';
-export {
-  authenticate,
-  createLocation,
-  displayPrefix,
-  issueApiKey,
-  revokeApiKey,
-} from './access/locations-and-keys';
+export { authenticate, createLocation, issueApiKey, revokeApiKey } from './access/locations-and-keys';
 export {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
@@ -22,4 +21,44 @@ export {
   redeliverWebhook,
   registerWebhookEndpoint,
   rotateWebhookSecret,
+} from './webhooks/webhook-endpoint-commands';
+export { listLocationWebhookDeliveries, redeliverLocationWebhook } from './webhooks/operator-deliveries';
+export {
+  addOrderDiscount,
+  addOrderPayment,
+  setOrderServiceStatus,
+  voidOrderItem,
+  type AddOrderDiscount,
+  type AddOrderPayment,
+  type SetOrderServiceStatus,
+  type VoidOrderItem,
+} from './orders/till-commands';
+export { sendTestWebhook, type SendTestWebhook } from './webhooks/send-test-webhook';
+export {
+  readEventFeed,
+  readTableState,
+  recoverWebhooks,
+  type EventFeedPage,
+  type ReadEventFeed,
+  type ReadTableState,
+  type RecoverWebhooks,
+} from './events/event-feed';
+export type { CreateReservation } from './reservations/create-reservation';
+export type { UpdateReservation } from './reservations/update-reservation';
+export type { ListReservations } from './reservations/list-reservations';
+export type { ImportFloorPlan } from './floorplan/import-floor-plan';
+export type { PublishFloorPlan } from './floorplan/publish-floor-plan';
+export type { EditTable } from './floorplan/edit-table';
+export type { GetPublishedFloorPlan, GetWorkingPlan } from './floorplan/read-floor-plan';
+export type { OpenWalkInOrder } from './orders/open-walk-in-order';
+export type { AddOrderItem, ChangeOrderCovers, FinishOrder, MoveOrder } from './orders/change-order';
+export type { ListOrders } from './orders/list-orders';
+export type { Authenticate, CreateLocation, IssueApiKey, RevokeApiKey } from './access/locations-and-keys';
+export type {
+  DeleteWebhookEndpoint,
+  GetWebhookEndpoint,
+  ListWebhookDeliveries,
+  RedeliverWebhook,
+  RegisterWebhookEndpoint,
+  RotateWebhookSecret,
 } from './webhooks/webhook-endpoint-commands';

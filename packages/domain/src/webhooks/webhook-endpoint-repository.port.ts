@@ -1,4 +1,3 @@
-import type { Instant } from '../shared/instant';
 import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from './webhook-delivery';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
@@ -14,10 +13,11 @@ export interface WebhookEndpointRepository {
 /** Used inside a unit of work. */
 export interface WebhookDeliveryRepository {
   /**
-   * Makes a delivery pending again and queues it for an attempt as soon as possible
-   * (the retry schedule starts over); false when the location holds no such delivery.
+   * Makes a delivery pending again under a new generation, due at once on the store's clock,
+   * with the retry schedule started over (an attempt of the old generation still in flight
+   * is recorded as history only); false when the location holds no such delivery.
    */
-  requestRedelivery(locationId: string, deliveryId: string, now: Instant): Promise<boolean>;
+  requestRedelivery(locationId: string, deliveryId: string): Promise<boolean>;
 }
 
 export interface DeliveryListQuery {

@@ -3,6 +3,7 @@ import { EVENT_TYPES, type EventType } from '../events/domain-event';
 import type { Instant } from '../shared/instant';
 import {
   currentSecret,
+  endpointStatus,
   liveSecrets,
   registerEndpoint,
   rotateSecret,
@@ -36,6 +37,8 @@ const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => 
   createdAt: T0,
   updatedAt: T0,
   disabledAt: null,
+  disabledReason: null,
+  failingSince: null,
   ...overrides,
 });
 
@@ -50,6 +53,8 @@ describe('registerEndpoint: first registration', () => {
       createdAt: NOW,
       updatedAt: NOW,
       disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
     });
   });
 
@@ -57,7 +62,14 @@ describe('registerEndpoint: first registration', () => {
     [
       'no events (the default)',
       null,
-      ['floorplan.published', 'table.occupied', 'table.freed', 'table.spend_updated'],
+      [
+        'floorplan.published',
+        'table.occupied',
+        'table.freed',
+        'table.spend_updated',
+        'table.status_changed',
+        'order.closed',
+      ],
     ],
     [
       'events out of order',
@@ -78,6 +90,8 @@ describe('registerEndpoint: registering again', () => {
   const existing = endpoint({
     secrets: [secret('whsec_current', null), stillLive, expired],
     disabledAt: at('2026-11-10T00:00:00Z'),
+    disabledReason: 'every delivery attempt failed for 120 hours',
+    failingSince: at('2026-11-05T00:00:00Z'),
   });
 
   it('When an endpoint exists, then its id, location, createdAt and live secrets are kept; url, events, updatedAt change', () => {
@@ -92,12 +106,20 @@ describe('registerEndpoint: registering again', () => {
       createdAt: T0,
       updatedAt: NOW,
       disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
     });
     expect(currentSecret(next)).toBe('whsec_current');
   });
 
-  it('When a disabled endpoint is registered again, then it is enabled', () => {
-    expect(registerEndpoint(existing, registration()).disabledAt).toBeNull();
+  it('When a disabled endpoint is registered again, then it is enabled and its run of failures starts over', () => {
+    expect(registerEndpoint(existing, registration())).toMatchObject({
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+    });
+    expect(endpointStatus(registerEndpoint(existing, registration()))).toBe('enabled');
+    expect(endpointStatus(existing)).toBe('disabled');
   });
 });
 

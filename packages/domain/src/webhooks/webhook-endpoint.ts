@@ -17,9 +17,26 @@ export interface WebhookEndpoint {
   secrets: WebhookSecret[];
   createdAt: Instant;
   updatedAt: Instant;
-  /** Set when a receiver answered 410 Gone; a PUT re-enables it. */
+  /**
+   * Set when deliveries stopped: the receiver answered 410 Gone, or every attempt failed for
+   * `WEBHOOK_DISABLE_AFTER_HOURS`. Events are still kept; a PUT re-enables the endpoint.
+   */
   disabledAt: Instant | null;
+  /** Why it was disabled, a sentence; null while enabled. */
+  disabledReason: string | null;
+  /** When the current run of failed attempts began (no success since); null after a success. */
+  failingSince: Instant | null;
 }
+
+/** `enabled` unless deliveries were stopped (see `disabledAt`). */
+export const endpointStatus = (e: Pick<WebhookEndpoint, 'disabledAt'>): 'enabled' | 'disabled' =>
+  e.disabledAt === null ? 'enabled' : 'disabled';
+
+/** Why an endpoint whose receiver answered 410 Gone is disabled. */
+export const GONE_REASON = 'the receiver answered 410 Gone';
+
+/** Why an endpoint is disabled after failing for `hours`. */
+export const failingReason = (hours: number): string => `every delivery attempt failed for ${hours} hours`;
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MICROS = 24n * 3600n * 1_000_000n;
@@ -52,6 +69,8 @@ export function registerEndpoint(
       createdAt: reg.now,
       updatedAt: reg.now,
       disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
     };
   }
   return {
@@ -61,6 +80,8 @@ export function registerEndpoint(
     secrets: liveSecrets(existing, reg.now),
     updatedAt: reg.now,
     disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
   };
 }
 

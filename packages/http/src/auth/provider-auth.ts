@@ -1,10 +1,12 @@
 import type { RequestHandler } from 'express';
 import { authenticate, type Deps } from '@pis/domain';
-import { fromFailure } from '../errors/http-error';
+import { fromFailure, HttpError } from '../errors/http-error';
 
 export interface ProviderPrincipal {
   locationId: string;
   keyId: string;
+  /** A test key of a sandbox location: the only kind that reaches the till simulator. */
+  sandbox: boolean;
 }
 
 /** `Authorization: Bearer <key>` on every provider endpoint; the key names the location. */
@@ -27,4 +29,18 @@ export function principalOf(locals: Record<string, unknown>): ProviderPrincipal 
   const principal = locals.principal as ProviderPrincipal | undefined;
   if (!principal) throw new Error('provider route reached without authentication');
   return principal;
+}
+
+/** The till simulator answers test keys only: a live key is `403 sandbox_only`. */
+export function sandboxOnly(): RequestHandler {
+  return (_req, res, next) =>
+    principalOf(res.locals).sandbox
+      ? next()
+      : next(
+          new HttpError(
+            403,
+            'sandbox_only',
+            'the till simulator takes test keys of sandbox locations only; this is a live key',
+          ),
+        );
 }

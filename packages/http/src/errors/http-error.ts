@@ -1,7 +1,7 @@
 import type { ErrorCode, Failure, OccupiedBy, ValidationDetail } from '@pis/domain';
 
-/** The contract's codes plus the three decisions section 2 adds for what the spec cannot name. */
-export type WireErrorCode = ErrorCode | 'rate_limited' | 'internal_error';
+/** The domain's codes plus those only HTTP can give (docs/reference/errors.md#codes). */
+export type WireErrorCode = ErrorCode | 'rate_limited' | 'internal_error' | 'sandbox_only';
 
 export interface ErrorEnvelope {
   error: {
@@ -33,7 +33,7 @@ export class HttpError extends Error {
       message: this.message,
       occupiedBy: this.occupiedBy,
     };
-    // Decisions section 2: `details` is the one extra field, and only with validation_failed.
+    // docs/reference/errors.md#envelope: `details` is the one extra field, and only with validation_failed.
     if (this.code === 'validation_failed' && this.details && this.details.length > 0) {
       error.details = this.details;
     }
@@ -46,7 +46,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The one table from domain codes to HTTP statuses (decisions section 2).
+ * The one table from domain codes to HTTP statuses (docs/reference/errors.md#codes).
  * `floorplan_not_published` is 404 when the plan itself is read and 409 when a write
  * names tables: the route that reads the plan says so with `overrides`.
  */
@@ -58,6 +58,8 @@ const STATUS: Record<ErrorCode, number> = {
   table_occupied: 409,
   floorplan_not_published: 409,
   draft_not_empty: 409,
+  order_closed: 409,
+  events_expired: 410,
   validation_failed: 422,
   unknown_table_id: 422,
 };

@@ -1,3 +1,4 @@
+import { ServiceUnavailableError } from '@pis/domain';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { HttpError } from '../errors/http-error';
@@ -15,30 +16,6 @@ const BODY_ERRORS: Record<string, () => HttpError> = {
   // doing, not a fault of the service, so no error log and no 500.
   'request.aborted': () => HttpError.validation(400, 'the request was aborted before its body was received'),
 };
-
-/** Codes of a database or queue that is down or restarting: the request may be retried. */
-const UNAVAILABLE = /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
-
-/**
- * Messages of a database that cannot be reached: a lost or refused connection, and a pool
- * or driver that is closed (the process is shutting down, or lost its database) — worth a
- * retry on another process or a moment later, so 503 rather than 500. TypeORM releases a
- * query runner whose connection reports an error, so a transaction whose session the
- * server ended between two statements (a restart) fails with "Query runner already
- * released" on its next one.
- */
-const CONNECTION_LOST =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end on the pool|Driver not Connected|Query runner already released/i;
-
-export function isUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (typeof e.code === 'string' && UNAVAILABLE.test(e.code)) return true;
-  if (typeof e.message === 'string' && CONNECTION_LOST.test(e.message)) {
-    return true;
-  }
-  return e.driverError !== undefined && isUnavailable(e.driverError);
-}
 
 export function notFound(): RequestHandler {
   return (req, _res, next) => next(new HttpError(404, 'not_found', `no route for ${req.method} ${req.path}`));
@@ -87,7 +64,7 @@ function requestError(error: unknown): HttpError | null {
 }
 
 function unexpected(error: unknown): HttpError {
-  return isUnavailable(error)
+  return error instanceof ServiceUnavailableError
     ? new HttpError(
         503,
         'internal_error',

@@ -5,7 +5,7 @@ import { unstorableStrings } from './unstorable-strings';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * Bodies are JSON or nothing (decisions section 1): a body without
+ * Bodies are JSON or nothing (docs/reference/limits-and-formats.md#request-bodies): a body without
  * `Content-Type: application/json` is 415, above 1 MiB 413, not JSON 400 — all
  * `validation_failed`. Any JSON value is parsed (`strict: false`) so that a primitive
  * body meets the schema and gets a 422 that says what was expected. A string the database

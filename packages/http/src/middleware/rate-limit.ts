@@ -1,28 +1,35 @@
 import type { RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error';
-import { TokenBuckets } from './token-bucket';
+import type { KeyRateLimiter } from './key-rate-limiter';
 
 /**
- * Per-key rate limit (decisions section 9: `RATE_LIMIT_RPS`, burst twice that, 0 = off).
- * Runs after authentication, keyed by the API key's id; 429 `rate_limited` with `Retry-After`.
+ * Per-key rate limit (docs/reference/limits-and-formats.md#rate-limit). Runs after
+ * authentication, keyed by the API key's id; every answer it lets through or refuses carries
+ * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds), and a
+ * refusal is 429 `rate_limited` with `Retry-After`. `null`: no limit, no headers.
  */
-export function rateLimit(rps: number, keyOf: (locals: Record<string, unknown>) => string): RequestHandler {
-  if (rps <= 0) return (_req, _res, next) => next();
-  const buckets = new TokenBuckets(rps, rps * 2);
-  return (_req, res, next) => {
-    const waitMs = buckets.take(keyOf(res.locals));
-    if (waitMs === 0) return next();
-    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+export function rateLimit(
+  limiter: KeyRateLimiter | null,
+  keyOf: (locals: Record<string, unknown>) => string,
+): RequestHandler {
+  if (limiter === null) return (_req, _res, next) => next();
+  return async (_req, res, next) => {
+    const decision = await limiter.take(keyOf(res.locals));
+    const resetSeconds = Math.ceil(decision.resetMs / 1000);
+    res.set({
+      'X-RateLimit-Limit': String(decision.limit),
+      'X-RateLimit-Remaining': String(decision.remaining),
+      'X-RateLimit-Reset': String(resetSeconds),
+    });
+    if (decision.allowed) return next();
     next(
       new HttpError(
         429,
         'rate_limited',
-        `rate limit of ${rps} requests per second exceeded`,
+        `rate limit of ${decision.limit} requests per second exceeded`,
         null,
         undefined,
-        {
-          'Retry-After': retryAfter,
-        },
+        { 'Retry-After': String(Math.max(1, resetSeconds)) },
       ),
     );
   };

@@ -6,15 +6,17 @@ import {
   importFloorPlan,
   listReservations,
   listWebhookDeliveries,
+  readEventFeed,
+  readTableState,
+  recoverWebhooks,
   redeliverWebhook,
   registerWebhookEndpoint,
   rotateWebhookSecret,
+  sendTestWebhook,
   updateReservation,
   type Deps,
 } from '@pis/domain';
 import {
-  toDeliveryListCommand,
-  toDeliveryListResponse,
   toImportInput,
   toImportResultResponse,
   toPublishedFloorPlanResponse,
@@ -24,15 +26,27 @@ import {
   toReservationWriteResponse,
   toWebhookEndpointCommand,
   toWebhookEndpointResponse,
+  toEventFeedCommand,
+  toEventFeedResponse,
+  toRecoverFrom,
+  toRecoverResponse,
+  toTableStateResponse,
   type ContractValidator,
 } from '@pis/contract';
 import { principalOf } from '../auth/provider-auth';
-import { accepted, endpoint, param, respond, type Reply } from './endpoint';
+import { deliveryLogHandlers } from './delivery-log';
+import { accepted, endpoint, param, respond } from './endpoint';
 import type { RouteHandlers } from './operation-routes';
 
 /** Handlers of the provider API by operationId; the location always comes from the key. */
 export function providerHandlers(deps: Deps, validator: ContractValidator): RouteHandlers {
   const at = (res: { locals: Record<string, unknown> }) => principalOf(res.locals).locationId;
+  const deliveryLog = deliveryLogHandlers(
+    deps,
+    validator,
+    { list: listWebhookDeliveries, redeliver: redeliverWebhook },
+    (_req, res) => at(res),
+  );
 
   return {
     createReservation: endpoint(async (req, res) => {
@@ -100,24 +114,29 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       respond(rotateWebhookSecret(deps, { locationId: at(res) }), 200, toWebhookEndpointResponse),
     ),
 
-    listWebhookDeliveries: endpoint(async (req, res): Promise<Reply> => {
-      const query = accepted(validator.deliveryListQuery(req.query));
+    testWebhookEndpoint: endpoint(async (_req, res) =>
+      respond(sendTestWebhook(deps, { locationId: at(res) }), 200, (result) => ({ ...result })),
+    ),
+
+    listEvents: endpoint(async (req, res) => {
+      const query = accepted(validator.eventFeedQuery(req.query));
       if (!query.ok) return query;
-      const command = accepted(toDeliveryListCommand(query.value));
-      if (!command.ok) return command;
-      return respond(
-        listWebhookDeliveries(deps, { locationId: at(res), ...command.value }),
-        200,
-        toDeliveryListResponse,
-      );
+      const command = { locationId: at(res), ...toEventFeedCommand(query.value) };
+      return respond(readEventFeed(deps, command), 200, toEventFeedResponse);
     }),
 
-    redeliverWebhook: endpoint(async (req, res) =>
-      respond(
-        redeliverWebhook(deps, { locationId: at(res), deliveryId: param(req, 'deliveryId') }),
-        202,
-        (v) => v,
-      ),
+    getTableState: endpoint(async (_req, res) =>
+      respond(readTableState(deps, { locationId: at(res) }), 200, toTableStateResponse),
     ),
+
+    recoverWebhooks: endpoint(async (req, res) => {
+      const body = accepted(validator.recoverRequest(req.body));
+      if (!body.ok) return body;
+      const command = { locationId: at(res), from: toRecoverFrom(body.value) };
+      return respond(recoverWebhooks(deps, command), 202, toRecoverResponse);
+    }),
+
+    listWebhookDeliveries: deliveryLog.list,
+    redeliverWebhook: deliveryLog.redeliver,
   };
 }

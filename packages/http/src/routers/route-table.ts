@@ -1,5 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { HttpError } from '../errors/http-error';
+import { rememberRoute } from '../middleware/metrics';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -10,18 +11,19 @@ export interface Route {
 }
 
 /**
- * Mounts routes and answers any other method on a known path with 405 `not_found` and an
- * `Allow` header (decisions section 2), so an unknown method is told apart from an unknown route.
+ * Mounts routes and answers any other method on a known path with 405 `not_found` and an `Allow`
+ * header (docs/reference/errors.md#not_found), so an unknown method is told apart from an unknown
+ * route.
  */
 export function mountRoutes(router: Router, routes: Route[]): Router {
   const methods = new Map<string, string[]>();
   for (const route of routes) {
-    router[route.method](route.path, ...route.handlers);
+    router[route.method](route.path, rememberRoute, ...route.handlers);
     methods.set(route.path, [...(methods.get(route.path) ?? []), route.method.toUpperCase()]);
   }
   for (const [path, allowed] of methods) {
     const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
-    router.all(path, (req, _res, next) =>
+    router.all(path, rememberRoute, (req, _res, next) =>
       next(
         new HttpError(405, 'not_found', `${req.method} is not allowed on this resource`, null, undefined, {
           Allow: allow.join(', '),

@@ -1,8 +1,9 @@
-import type { WorkingPlan } from '@pis/domain';
-import { workingPlanToDomain, type TableColumns } from '../mappers/floor-plan.mapper';
+import type { PublishedFloorPlan, WorkingPlan } from '@pis/domain';
+import { publishedPlanMapper, workingPlanToDomain, type TableColumns } from '../mappers/floor-plan.mapper';
+import type { FloorPlanVersionRow } from '../schemas/floor-plan-version.schema';
 import type { FloorPlanRow } from '../schemas/floor-plan.schema';
 import type { RoomRow } from '../schemas/room.schema';
-import type { Sql } from './sql';
+import type { Sql } from '../db/sql';
 
 /**
  * Rooms by (order, id), tables by (label, id). Labels compare in the "C" collation, byte
@@ -36,3 +37,12 @@ export const EMPTY_PLAN = (locationId: string): WorkingPlan => ({
   publishedAt: null,
   rooms: [],
 });
+
+/** The latest published version of the location's plan, or null before the first publish. */
+export async function readLatestPublished(sql: Sql, locationId: string): Promise<PublishedFloorPlan | null> {
+  const row = await sql.first<FloorPlanVersionRow>(
+    `SELECT * FROM floor_plan_versions WHERE location_id = $1 ORDER BY version DESC LIMIT 1`,
+    [locationId],
+  );
+  return row === null ? null : publishedPlanMapper.toDomain(row);
+}

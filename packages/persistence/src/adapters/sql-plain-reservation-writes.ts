@@ -7,7 +7,7 @@ import type {
 } from '@pis/domain';
 import { reservationMapper } from '../mappers/reservation.mapper';
 import type { ReservationRow } from '../schemas/reservation.schema';
-import type { StatementRunner } from './prepared-statements';
+import type { Database } from '../db/database';
 import { isUuid } from './uuid';
 
 const COLUMNS: (keyof ReservationRow)[] = [
@@ -35,27 +35,28 @@ const CREATE = `INSERT INTO reservations (${COLUMNS.join(', ')})
   ON CONFLICT (location_id, external_id) DO NOTHING RETURNING id`;
 
 /**
- * Last-write-wins in one statement: `cur` reads and locks the stored row (after waiting
- * for a concurrent writer, READ COMMITTED re-reads its newest version), `plan` reads the
- * latest published plan's active tables among the named ones (`$15`: those of `$8` that
- * are canonical uuids, the only ids tables have), `upd` applies
- * the write only when it is newer and every named table is active, and the answer says
- * which happened: `applied` with the new row, `stale` with the stored one,
- * `tables_refused` with the plan's version and active ids, or no row when there is no
- * reservation. `arrived_at` is set by the first write that arrives or seats and never
- * cleared; `linked_order_id` and `id` are the stored ones. The same decision, in the same
- * order, as `decideReservationWrite` then `checkTableIds`.
+ * Last-write-wins in one statement that locks only what it writes. `upd` updates the row
+ * only when the write is newer (`updated_at < $13`) and then every named table is usable: a stale
+ * write fails that condition on the row as the statement sees it, so it takes no row lock,
+ * gets no transaction id and writes no WAL. A newer write waits for a concurrent writer of
+ * the row, and PostgreSQL re-checks the condition on the row that writer committed (READ
+ * COMMITTED), so the newest `updatedAt` still wins. `tables` (only evaluated for a write that
+ * is newer: the CASE keeps PostgreSQL from running it first) reads the latest published plan's active
+ * tables among the named ones (`$15`: those of `$8` that are canonical uuids, the only ids
+ * tables have). When nothing was updated, `cur` (the row as the statement saw it, no lock)
+ * says why: `stale` with the stored row, `tables_refused` with the plan's version and active
+ * ids, or `superseded` when it was newer and usable but a concurrent writer committed a
+ * newer one meanwhile (the caller reads again: the row is now stale against it); no row when
+ * there is no reservation. `arrived_at` is set by the first write that arrives or seats and
+ * never cleared; `linked_order_id` and `id` are the stored ones. The same decision, in the
+ * same order, as `decideReservationWrite` then `checkTableIds`.
  */
-const UPDATE = `WITH cur AS (
-    SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2 FOR UPDATE
-  ), plan AS (
+const UPDATE = `WITH plan AS (
     SELECT fp.published_version AS version,
-           array_remove(array_agg(t.id::text), NULL) AS active_ids
+           ARRAY(SELECT t.id::text FROM dining_tables t
+                  WHERE t.location_id = $1 AND t.id = ANY($15::uuid[]) AND t.published_active) AS active_ids
       FROM floor_plans fp
-      LEFT JOIN dining_tables t ON t.location_id = fp.location_id AND t.id = ANY($15::uuid[])
-                               AND t.published_active
-     WHERE fp.location_id = $1 AND cardinality($8::text[]) > 0
-     GROUP BY fp.published_version
+     WHERE fp.location_id = $1
   ), tables AS (
     SELECT cardinality($8::text[]) = 0
         OR EXISTS (SELECT 1 FROM plan WHERE version IS NOT NULL AND cardinality(active_ids) = cardinality($8::text[]))
@@ -65,31 +66,37 @@ const UPDATE = `WITH cur AS (
       status = $3, party_name = $4, covers = $5, starts_at = $6, ends_at = $7, table_ids = $8,
       guest = $9, internal_note = $10, prepayment = $11, pos_order_id = $12, updated_at = $13,
       received_at = $14,
-      arrived_at = COALESCE(cur.arrived_at, CASE WHEN $3 IN ('arrived', 'seated') THEN $14::timestamptz END)
-    FROM cur, tables
-    WHERE r.id = cur.id AND cur.updated_at < $13::timestamptz AND tables.usable
+      arrived_at = COALESCE(r.arrived_at, CASE WHEN $3 IN ('arrived', 'seated') THEN $14::timestamptz END)
+    WHERE r.location_id = $1 AND r.external_id = $2
+      AND CASE WHEN r.updated_at < $13::timestamptz THEN (SELECT usable FROM tables) ELSE false END
     RETURNING r.*
+  ), cur AS (
+    SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2
   )
   SELECT 'applied' AS outcome, NULL::integer AS plan_version, NULL::text[] AS plan_active_ids, upd.* FROM upd
   UNION ALL
-  SELECT CASE WHEN cur.updated_at < $13::timestamptz THEN 'tables_refused' ELSE 'stale' END,
-         plan.version, plan.active_ids, cur.*
-    FROM cur LEFT JOIN plan ON true
+  SELECT CASE WHEN cur.updated_at >= $13::timestamptz THEN 'stale'
+              WHEN (SELECT usable FROM tables) THEN 'superseded'
+              ELSE 'tables_refused' END,
+         CASE WHEN cur.updated_at < $13::timestamptz THEN (SELECT version FROM plan) END,
+         CASE WHEN cur.updated_at < $13::timestamptz THEN (SELECT active_ids FROM plan) END,
+         cur.*
+    FROM cur
    WHERE NOT EXISTS (SELECT 1 FROM upd)`;
 
 type OutcomeRow = ReservationRow & {
-  outcome: 'applied' | 'stale' | 'tables_refused';
+  outcome: 'applied' | 'stale' | 'tables_refused' | 'superseded';
   plan_version: number | null;
   plan_active_ids: string[] | null;
 };
 
 export class SqlPlainReservationWrites implements PlainReservationWrites {
-  constructor(private readonly run: StatementRunner) {}
+  constructor(private readonly db: Database) {}
 
   async create(reservation: Reservation): Promise<'inserted' | 'duplicate'> {
     const row = reservationMapper.toPersistence(reservation);
     const params = COLUMNS.map((column) => dbValue(row[column]));
-    const inserted = await this.run('pis_reservation_create', CREATE, params);
+    const inserted = await this.db.prepared('pis_reservation_create', CREATE, params);
     return inserted.length === 1 ? 'inserted' : 'duplicate';
   }
 
@@ -121,9 +128,17 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
       row.received_at,
       input.tableIds.filter(isUuid),
     ];
-    const [answer] = await this.run<OutcomeRow>('pis_reservation_update', UPDATE, params);
+    let [answer] = await this.db.prepared<OutcomeRow>('pis_reservation_update', UPDATE, params);
+    // Superseded: a newer write committed while this one waited for the row. The statement
+    // run again reads that version, against which this write is stale (updatedAt only grows).
+    for (let again = 1; answer?.outcome === 'superseded' && again < 4; again++) {
+      [answer] = await this.db.prepared<OutcomeRow>('pis_reservation_update', UPDATE, params);
+    }
     if (answer === undefined) return { kind: 'missing' };
     const { outcome, plan_version, plan_active_ids, ...stored } = answer;
+    if (outcome === 'superseded') {
+      throw new Error(`reservation ${input.externalId}: superseded by concurrent writes four times in a row`);
+    }
     if (outcome === 'tables_refused') {
       const published =
         plan_version === null

@@ -24,6 +24,8 @@ export const webhookEndpointMapper = {
       createdAt: instantFromDb(row.created_at),
       updatedAt: instantFromDb(row.updated_at),
       disabledAt: nullableInstantFromDb(row.disabled_at),
+      disabledReason: row.disabled_reason,
+      failingSince: nullableInstantFromDb(row.failing_since),
     };
   },
   toPersistence(endpoint: WebhookEndpoint, cipher: SecretCipher): WebhookEndpointRow {
@@ -39,6 +41,8 @@ export const webhookEndpointMapper = {
       created_at: instantToDb(endpoint.createdAt),
       updated_at: instantToDb(endpoint.updatedAt),
       disabled_at: nullableInstantToDb(endpoint.disabledAt),
+      disabled_reason: endpoint.disabledReason,
+      failing_since: nullableInstantToDb(endpoint.failingSince),
     };
   },
 };

@@ -1,4 +1,18 @@
 import { InitialSchema1764000000000 } from './1764000000000-initial-schema';
+import { TillCheck1764200000000 } from './1764200000000-till-check';
+import { SandboxLocations1764300000001 } from './1764300000001-sandbox-locations';
+import { EndpointHealth1764500000000 } from './1764500000000-endpoint-health';
+import { EventFeed1764510000000 } from './1764510000000-event-feed';
+import { FloorplanPublishedChanges1764510000001 } from './1764510000001-floorplan-published-changes';
+import { RoomForHotUpdates1764600000000 } from './1764600000000-room-for-hot-updates';
 
 /** Every migration, oldest first. Add new ones here and as files beside this one. */
-export const MIGRATIONS = [InitialSchema1764000000000];
+export const MIGRATIONS = [
+  InitialSchema1764000000000,
+  TillCheck1764200000000,
+  SandboxLocations1764300000001,
+  EndpointHealth1764500000000,
+  EventFeed1764510000000,
+  FloorplanPublishedChanges1764510000001,
+  RoomForHotUpdates1764600000000,
+];

@@ -1,15 +1,11 @@
 import { EntitySchema } from 'typeorm';
-import { instant, primaryUuid, text, uuid, type InstantText } from './columns';
+import { apiKeyRecordShape } from '@pis/domain';
+import { rowForm, type RowOf } from '../stored-form';
+import { instant, primaryUuid, text, uuid } from './columns';
 
-export interface ApiKeyRow {
-  id: string;
-  location_id: string;
-  /** SHA-256 hex of the full key; the key itself is never stored. */
-  key_hash: string;
-  prefix: string;
-  created_at: InstantText;
-  revoked_at: InstantText | null;
-}
+/** `key_hash`: SHA-256 hex of the full key; the key itself is never stored. */
+export const apiKeyColumns = rowForm(apiKeyRecordShape, { hash: 'key_hash' });
+export type ApiKeyRow = RowOf<typeof apiKeyColumns>;
 
 export const apiKeySchema = new EntitySchema<ApiKeyRow>({
   name: 'api_key',

@@ -1,26 +1,16 @@
 import { EntitySchema } from 'typeorm';
+import { tableShape } from '@pis/domain';
+import { rowForm, type RowOf } from '../stored-form';
 import { bool, float, int, primaryUuid, text, uuid } from './columns';
 
-export interface DiningTableRow {
-  id: string;
-  location_id: string;
-  room_id: string;
-  external_id: string | null;
-  label: string;
-  shape: string;
-  seat_count: number;
-  min_covers: number;
-  max_covers: number;
-  /** In the working plan. */
-  active: boolean;
-  x: number;
-  y: number;
-  rotation: number;
-  /** In the latest published plan; null while the table was never published. */
-  published_active: boolean | null;
-  /** The open order standing on the table: one column, so never two. */
-  open_order_id: string | null;
-}
+/** A table's working-plan columns (`active` is the working plan's flag). */
+export const tableColumns = rowForm(tableShape);
+export type DiningTableRow = { location_id: string } & RowOf<typeof tableColumns> & {
+    /** In the latest published plan; null while the table was never published. */
+    published_active: boolean | null;
+    /** The open order standing on the table: one column, so never two. */
+    open_order_id: string | null;
+  };
 
 export const diningTableSchema = new EntitySchema<DiningTableRow>({
   name: 'dining_table',

@@ -1,25 +1,9 @@
 import { EntitySchema } from 'typeorm';
+import { publishedRoomShape, publishedTableShape, type Plain } from '@pis/domain';
 import { instant, int, jsonb, type InstantText } from './columns';
 
-export interface PublishedTableJson {
-  id: string;
-  label: string;
-  shape: string;
-  seatCount: number;
-  minCovers: number;
-  maxCovers: number;
-  active: boolean;
-  x: number;
-  y: number;
-  rotation: number;
-}
-
-export interface PublishedRoomJson {
-  id: string;
-  name: string;
-  order: number;
-  tables: PublishedTableJson[];
-}
+export type PublishedTableJson = Plain<typeof publishedTableShape>;
+export type PublishedRoomJson = Plain<typeof publishedRoomShape>;
 
 /** The immutable snapshot of one publish. */
 export interface FloorPlanVersionRow {

@@ -1,15 +1,13 @@
 import { EntitySchema } from 'typeorm';
-import { bigint, instant, primaryUuid, text, type InstantText } from './columns';
+import { locationShape } from '@pis/domain';
+import { rowForm, type RowOf } from '../stored-form';
+import { bigint, bool, instant, primaryUuid, text } from './columns';
 
-export interface LocationRow {
-  id: string;
-  name: string;
-  brand: string;
-  currency: string;
-  created_at: InstantText;
+export const locationColumns = rowForm(locationShape);
+export type LocationRow = RowOf<typeof locationColumns> & {
   /** The last locationEventSequence handed out; only `Outbox.append` changes it. */
   event_sequence: number;
-}
+};
 
 export const locationSchema = new EntitySchema<LocationRow>({
   name: 'location',
@@ -19,6 +17,7 @@ export const locationSchema = new EntitySchema<LocationRow>({
     name: text(),
     brand: text(),
     currency: { type: 'char', length: 3 },
+    sandbox: bool(),
     created_at: instant(),
     event_sequence: bigint(),
   },

@@ -1,10 +1,29 @@
 import { EntitySchema } from 'typeorm';
 import { instant, int, jsonb, primaryUuid, text, uuid, uuidArray, type InstantText } from './columns';
 
+/** The check's lines as the order row holds them (decision 0100); instants as ISO text with microseconds. */
 export interface OrderItemJson {
+  id: string;
+  label: string;
+  quantity: number;
+  amountMinor: number;
+  taxRateBps: number;
+  course: string;
+  voided: boolean;
+}
+
+export interface OrderDiscountJson {
+  id: string;
   label: string;
   amountMinor: number;
-  quantity: number;
+}
+
+export interface OrderPaymentJson {
+  id: string;
+  amountMinor: number;
+  tipMinor: number;
+  tender: string;
+  paidAt: InstantText;
 }
 
 export interface OrderRow {
@@ -12,11 +31,15 @@ export interface OrderRow {
   location_id: string;
   table_ids: string[];
   covers: number;
+  /** The check's total, written with the lines it is derived from (for SQL readers). */
   spend_minor: number;
   currency: string;
   status: string;
   reservation_external_id: string | null;
   items: OrderItemJson[];
+  discounts: OrderDiscountJson[];
+  payments: OrderPaymentJson[];
+  service_status: string | null;
   opened_at: InstantText;
   closed_at: InstantText | null;
 }
@@ -34,6 +57,9 @@ export const orderSchema = new EntitySchema<OrderRow>({
     status: text(),
     reservation_external_id: text(true),
     items: jsonb(),
+    discounts: jsonb(),
+    payments: jsonb(),
+    service_status: text(true),
     opened_at: instant(),
     closed_at: instant(true),
   },

@@ -1,57 +1,17 @@
 import { EntitySchema } from 'typeorm';
-import { instant, int, jsonb, primaryUuid, text, textArray, uuid, type InstantText } from './columns';
+import { guestShape, prepaymentShape, recentVisitShape, reservationShape, type Plain } from '@pis/domain';
+import { rowForm, type RowOf } from '../stored-form';
+import { instant, int, jsonb, primaryUuid, text, textArray, uuid } from './columns';
 
-/** Instants inside JSON are ISO 8601 UTC text with microseconds (`Instant.toIsoMicros`). */
-export interface RecentVisitJson {
-  occurredAt: string;
-  tableLabel: string | null;
-  covers: number | null;
-  spendMinor: number | null;
-  outcome: string;
-}
-
-export interface GuestJson {
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  vip: boolean;
-  firstVisit: boolean;
-  visitCount: number | null;
-  occasion: string | null;
-  allergies: string | null;
-  tags: string[];
-  memberSince: string | null;
-  averageSpendMinor: number | null;
-  noShowCount: number | null;
-  recentVisits: RecentVisitJson[];
-}
-
-export interface PrepaymentJson {
-  prepaidMinor: number;
-  currency: string;
-  items: { label: string; amountMinor: number }[];
-  imprint: { amountMinor: number; status: string } | null;
-}
-
-export interface ReservationRow {
-  id: string;
-  location_id: string;
-  external_id: string;
-  status: string;
-  party_name: string | null;
-  covers: number;
-  starts_at: InstantText;
-  ends_at: InstantText | null;
-  table_ids: string[];
-  guest: GuestJson | null;
-  internal_note: string | null;
-  prepayment: PrepaymentJson | null;
-  pos_order_id: string | null;
-  updated_at: InstantText;
-  linked_order_id: string | null;
-  arrived_at: InstantText | null;
-  received_at: InstantText;
-}
+/**
+ * The row and the jsonb documents inside it are derived from the domain's shapes; instants
+ * are text with microseconds in both (`STORED_INSTANTS`).
+ */
+export const reservationColumns = rowForm(reservationShape);
+export type ReservationRow = RowOf<typeof reservationColumns>;
+export type GuestJson = Plain<typeof guestShape>;
+export type RecentVisitJson = Plain<typeof recentVisitShape>;
+export type PrepaymentJson = Plain<typeof prepaymentShape>;
 
 export const reservationSchema = new EntitySchema<ReservationRow>({
   name: 'reservation',

@@ -1,26 +1,12 @@
 import { EntitySchema } from 'typeorm';
+import { decorationShape, roomShape, type Plain } from '@pis/domain';
+import { rowForm, type RowOf } from '../stored-form';
 import { float, int, jsonb, primaryUuid, text, uuid } from './columns';
 
-export interface DecorationJson {
-  kind: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotation: number;
-  text: string | null;
-}
-
-export interface RoomRow {
-  id: string;
-  location_id: string;
-  external_id: string | null;
-  name: string;
-  sort_order: number;
-  canvas_width: number;
-  canvas_height: number;
-  decorations: DecorationJson[];
-}
+/** A room's own columns; its tables are rows of their own, its decorations one jsonb array. */
+export const roomColumns = rowForm(roomShape.omit('tables'), { order: 'sort_order' });
+export type RoomRow = { location_id: string } & RowOf<typeof roomColumns>;
+export type DecorationJson = Plain<typeof decorationShape>;
 
 export const roomSchema = new EntitySchema<RoomRow>({
   name: 'room',

@@ -17,6 +17,8 @@ export interface WebhookEndpointRow {
   created_at: InstantText;
   updated_at: InstantText;
   disabled_at: InstantText | null;
+  disabled_reason: string | null;
+  failing_since: InstantText | null;
 }
 
 export const webhookEndpointSchema = new EntitySchema<WebhookEndpointRow>({
@@ -31,5 +33,7 @@ export const webhookEndpointSchema = new EntitySchema<WebhookEndpointRow>({
     created_at: instant(),
     updated_at: instant(),
     disabled_at: instant(true),
+    disabled_reason: text(true),
+    failing_since: instant(true),
   },
 });

@@ -2,20 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Deps, StoredEvent, WebhookDelivery } from '@pis/domain';
-import { ConfigurableUrlPolicy, ManualClock, RandomIds, RandomSecrets, Sha256KeyHasher } from '@pis/testing';
+import {
+  ConfigurableUrlPolicy,
+  ManualClock,
+  RandomIds,
+  RandomSecrets,
+  RecordingWebhookTests,
+  Sha256KeyHasher,
+} from '@pis/testing';
 import type { InspectableAdapterSet } from '@pis/testing';
 import type { DataSource } from 'typeorm';
 import {
-  createDataSource,
   createPersistence,
-  instantToDb,
-  nullableInstantToDb,
-  outboxEventMapper,
+  openDatabase,
   runMigrations,
-  type OutboxEventRow,
   type Persistence,
   type SecretCipher,
 } from '../../src';
+import { instantToDb, nullableInstantToDb } from '../../src/db-instant';
+import { outboxEventMapper } from '../../src/mappers/outbox-event.mapper';
+import type { OutboxEventRow } from '../../src/schemas/outbox-event.schema';
 import { createTestDatabase, type TestDatabase } from '../../src/test-support';
 
 /** Reversible and visibly not clear text, so a test can tell a stored secret from the secret. */
@@ -32,11 +38,14 @@ export interface Store extends Persistence {
   close(): Promise<void>;
 }
 
-/** A fresh migrated PostgreSQL database with the adapters over it. */
-export async function postgresStore(poolSize = 5): Promise<Store & { database: TestDatabase }> {
-  const database = await createTestDatabase({ poolSize });
+/** A fresh migrated PostgreSQL database with the adapters over it (`settings`: its session defaults). */
+export async function postgresStore(
+  poolSize = 5,
+  settings: Record<string, string> = {},
+): Promise<Store & { database: TestDatabase }> {
+  const database = await createTestDatabase({ poolSize, settings });
   return {
-    ...createPersistence(database.dataSource, { cipher: testCipher }),
+    ...createPersistence(database.database, { cipher: testCipher }),
     dataSource: database.dataSource,
     database,
     close: () => database.drop(),
@@ -46,17 +55,17 @@ export async function postgresStore(poolSize = 5): Promise<Store & { database: T
 /** Embedded PGlite in a fresh temporary directory, migrated, with the adapters over it. */
 export async function pgliteStore(): Promise<Store & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pis-pglite-'));
-  const dataSource = await createDataSource({ dataDir }).catch((error: unknown) => {
+  const db = await openDatabase({ dataDir }).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   });
-  await runMigrations(dataSource);
+  await runMigrations(db.dataSource);
   return {
-    ...createPersistence(dataSource, { cipher: testCipher }),
-    dataSource,
+    ...createPersistence(db, { cipher: testCipher }),
+    dataSource: db.dataSource,
     dataDir,
     async close() {
-      if (dataSource.isInitialized) await dataSource.destroy();
+      await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -71,6 +80,9 @@ export function inspectable(store: Store): InspectableAdapterSet {
     close: () => store.close(),
     events: (locationId) => committedEvents(store.dataSource, locationId),
     seedDelivery: (delivery) => seedDelivery(store.dataSource, delivery),
+    pipeline: store.pipeline,
+    backlog: store.backlog,
+    retention: store.retention,
   };
 }
 
@@ -124,5 +136,15 @@ export function depsOver(store: Persistence, clock = new ManualClock()): Deps {
     hasher: new Sha256KeyHasher(),
     secrets: new RandomSecrets(),
     urlPolicy: new ConfigurableUrlPolicy(),
+    webhookTests: new RecordingWebhookTests(),
   };
+}
+
+/** Undoes migrations, newest first, until `name` itself has been undone (the schema just before it). */
+export async function undoMigrationsThrough(dataSource: DataSource, name: string): Promise<void> {
+  for (;;) {
+    const [last] = await dataSource.query(`SELECT name FROM migrations ORDER BY id DESC LIMIT 1`);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    if (last.name === name) return;
+  }
 }

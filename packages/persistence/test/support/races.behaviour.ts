@@ -1,5 +1,6 @@
 import {
   addOrderItem,
+  addOrderPayment,
   createReservation,
   finishOrderCommand,
   moveOrderCommand,
@@ -167,7 +168,7 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
         }),
       );
       let version = 0;
-      const allowed = new Set(['ok', 'table_occupied', 'validation_failed', 'not_found']);
+      const allowed = new Set(['ok', 'table_occupied', 'validation_failed', 'not_found', 'order_closed']);
       const seen: string[] = [];
 
       for (let round = 0; round < 6; round++) {
@@ -239,7 +240,93 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
       expect(after.slice(0, before.length)).toStrictEqual(before);
       expect(after.slice(before.length).map((e) => [e.type, e.sequence])).toEqual([
         ['table.freed', before.length + 1],
+        ['order.closed', before.length + 2],
       ]);
+    });
+
+    it('When 50 item and payment writes hit one order at once, then none is lost and the totals of the last spend_updated equal the stored check', async () => {
+      const place = await givenPublishedLocation(deps, { tables: 1 });
+      const order = expectOk(
+        await openWalkInOrder(deps, { locationId: place.locationId, tableIds: place.tableIds, covers: 4 }),
+      );
+      const till = { locationId: place.locationId, orderId: order.id };
+      const writes = shuffled(
+        Array.from({ length: 50 }, (_, n) =>
+          n % 2 === 0
+            ? () =>
+                addOrderItem(deps, {
+                  ...till,
+                  label: `Dish ${n}`,
+                  amountMinor: 100 + n,
+                  quantity: 1 + (n % 3),
+                  taxRateBps: 1000,
+                })
+            : () => addOrderPayment(deps, { ...till, amountMinor: 50 + n, tipMinor: n, tender: 'card' }),
+        ),
+      );
+
+      const results = await Promise.all(writes.map((write) => write()));
+
+      expect(results.map(codeOf).filter((c) => c !== 'ok')).toEqual([]);
+      const stored = (await store().queries.orders.findById(place.locationId, order.id))!;
+      expect(stored.check.items.map((i) => i.label).sort()).toEqual(
+        Array.from({ length: 25 }, (_, k) => `Dish ${2 * k}`).sort(),
+      );
+      expect(stored.check.payments).toHaveLength(25);
+      const spends = (await committedEvents(store().dataSource, place.locationId)).filter(
+        (e) => e.type === 'table.spend_updated',
+      );
+      expect(spends).toHaveLength(50);
+      const last = spends.at(-1)!;
+      const { subtotalMinor, discountMinor, taxMinor, tipMinor, paidMinor, balanceMinor, totalMinor } =
+        stored.check;
+      expect(last.data).toMatchObject({
+        spendMinor: totalMinor,
+        totals: { subtotalMinor, discountMinor, taxMinor, tipMinor, paidMinor, balanceMinor },
+      });
+      // In sequence order the check only grows: the events follow the commits.
+      const figures = spends.map((e) => (e.type === 'table.spend_updated' ? e.data.totals : null)!);
+      figures.slice(1).forEach((f, i) => {
+        expect(f.subtotalMinor + f.paidMinor).toBeGreaterThan(
+          figures[i]!.subtotalMinor + figures[i]!.paidMinor,
+        );
+      });
+      await sequencesAreGapless(store, place.locationId);
+    });
+
+    it('When a close races item writes on one order, then no item lands on the closed order and order.closed carries the stored check', async () => {
+      const place = await givenPublishedLocation(deps, { tables: 1 });
+      const seen = new Set<string>();
+      for (let round = 0; round < 8; round++) {
+        const order = expectOk(
+          await openWalkInOrder(deps, { locationId: place.locationId, tableIds: place.tableIds, covers: 2 }),
+        );
+        const till = { locationId: place.locationId, orderId: order.id };
+        const item = (n: number) =>
+          addOrderItem(deps, { ...till, label: `Round ${round} #${n}`, amountMinor: 500, quantity: 1 });
+
+        const [before, closing, after] = await Promise.all([
+          Promise.all([0, 1, 2].map(item)),
+          finishOrderCommand(deps, { ...till, how: 'closed' }),
+          Promise.all([3, 4, 5].map(item)),
+        ]);
+
+        expectOk(closing);
+        const answered = [...before, ...after];
+        answered.forEach((r) => seen.add(codeOf(r)));
+        expect(answered.map(codeOf).filter((c) => c !== 'ok' && c !== 'order_closed')).toEqual([]);
+        const stored = (await store().queries.orders.findById(place.locationId, order.id))!;
+        expect(stored.status).toBe('closed');
+        expect(stored.check.items).toHaveLength(answered.filter((r) => r.ok).length);
+        const closed = (await committedEvents(store().dataSource, place.locationId)).filter(
+          (e) => e.type === 'order.closed' && e.data.orderId === order.id,
+        );
+        expect(closed).toHaveLength(1);
+        expect(closed[0]!.data).toMatchObject({
+          check: { items: stored.check.items.map((i) => ({ id: i.id })) },
+        });
+      }
+      await sequencesAreGapless(store, place.locationId);
     });
   });
 }

@@ -5,11 +5,11 @@ import { createPersistence } from '../../src';
 import { committedEvents, testCipher, type Store } from './harness';
 
 /**
- * What `TypeormUnitOfWork` promises beyond the port contract, on either engine. `engine`
+ * What `PgUnitOfWork` promises beyond the port contract, on either engine. `engine`
  * names the one place they differ: what a read-side query sees inside a unit of work.
  */
 export function describeUnitOfWorkBehaviour(engine: 'PostgreSQL' | 'PGlite', store: () => Store): void {
-  describe(`${engine}: TypeormUnitOfWork`, () => {
+  describe(`${engine}: PgUnitOfWork`, () => {
     it('When the work resolves to ok, then its writes commit and run answers its outcome', async () => {
       const location = aLocation();
 
@@ -154,7 +154,7 @@ export function describeUnitOfWorkBehaviour(engine: 'PostgreSQL' | 'PGlite', sto
 
       it('When a listener throws, then the command still succeeds and the error goes to onListenerError', async () => {
         const reported: unknown[] = [];
-        const { uow } = createPersistence(store().dataSource, {
+        const { uow } = createPersistence(store().db, {
           cipher: testCipher,
           onListenerError: (error) => reported.push(error),
         });
@@ -183,7 +183,7 @@ export function describeUnitOfWorkBehaviour(engine: 'PostgreSQL' | 'PGlite', sto
         plan: await tx.floorPlans.publishedTables('nope', ['t-1']),
         revoked: await tx.apiKeys.revoke(location.id, 'key-1', null),
         endpoint: await tx.webhookEndpoints.lock('x'),
-        redelivered: await tx.webhookDeliveries.requestRedelivery(location.id, 'd-1', location.createdAt),
+        redelivered: await tx.webhookDeliveries.requestRedelivery(location.id, 'd-1'),
       }));
 
       expect(answers).toEqual({

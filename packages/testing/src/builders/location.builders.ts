@@ -16,6 +16,7 @@ export function aLocation(overrides: Partial<Location> = {}): Location {
     name: 'Trattoria Uno',
     brand: 'acme',
     currency: 'EUR',
+    sandbox: false,
     createdAt: at('2026-11-01T09:00:00.123456Z'),
     ...overrides,
   };

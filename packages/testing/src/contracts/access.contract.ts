@@ -40,6 +40,20 @@ export function describeAccessContract(name: string, make: MakeAdapters): void {
       );
     });
 
+    it('When a sandbox location is inserted beside a live one, then each reads back with its own flag', async () => {
+      const sandbox = aLocation({ sandbox: true });
+      const live = aLocation({ sandbox: false });
+
+      await commit(adapters().uow, async (tx) => {
+        await tx.locations.insert(sandbox);
+        await tx.locations.insert(live);
+      });
+
+      expect((await adapters().queries.access.findLocation(sandbox.id))?.sandbox).toBe(true);
+      expect((await adapters().queries.access.findLocation(live.id))?.sandbox).toBe(false);
+      expect((await commit(adapters().uow, (tx) => tx.locations.findById(sandbox.id)))?.sandbox).toBe(true);
+    });
+
     it('When a location id is unknown, then it is not found', async () => {
       const id = randomUUID();
 

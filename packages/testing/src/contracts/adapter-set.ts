@@ -1,6 +1,9 @@
 import {
   fail,
   ok,
+  type DeliveryPipelineStore,
+  type EventRetention,
+  type PipelineBacklog,
   type PlainReservationWrites,
   type Queries,
   type StoredEvent,
@@ -34,6 +37,12 @@ export interface InspectableAdapterSet extends AdapterSet {
   events(locationId: string): Promise<StoredEvent[]>;
   /** Stores a delivery (with its attempts) for an event that the outbox already holds. */
   seedDelivery(delivery: WebhookDelivery): Promise<void>;
+  /** The webhook pipeline's storage over the same store. */
+  pipeline: DeliveryPipelineStore;
+  /** How far that pipeline is behind. */
+  backlog: PipelineBacklog;
+  /** Retention's prune over the same store. */
+  retention: EventRetention;
 }
 
 export type MakeInspectableAdapters = () => Promise<InspectableAdapterSet>;

@@ -1,7 +1,10 @@
 import type { MakeAdapters, MakeInspectableAdapters } from './adapter-set';
 import { describeAccessContract } from './access.contract';
+import { describeDeliveryPipelineContract } from './delivery-pipeline.contract';
+import { describeEventFeedContract } from './event-feed.contract';
 import { describeFloorPlanRepositoryContract } from './floor-plan-repository.contract';
 import { describeOrderRepositoryContract } from './order-repository.contract';
+import { describePipelineBacklogContract } from './pipeline-backlog.contract';
 import { describePlainWritesContract } from './plain-writes.contract';
 import { describeOutboxContract, describeStoredEventsContract } from './outbox.contract';
 import { describeReservationRepositoryContract } from './reservation-repository.contract';
@@ -21,8 +24,11 @@ export function describeAllPortContracts(name: string, make: MakeAdapters): void
   describeWebhookEndpointContract(name, make);
 }
 
-/** The suites that also need the owner's inspection hooks (committed events, seeded deliveries). */
+/** The suites that also need the owner's inspection hooks (committed events, seeded deliveries, the pipeline). */
 export function describeInspectionContracts(name: string, make: MakeInspectableAdapters): void {
   describeStoredEventsContract(name, make);
   describeWebhookDeliveryContract(name, make);
+  describeDeliveryPipelineContract(name, make);
+  describePipelineBacklogContract(name, make);
+  describeEventFeedContract(name, make);
 }

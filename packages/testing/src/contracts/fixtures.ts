@@ -38,7 +38,11 @@ export async function publishWorkingPlan(
   locationId: string,
   now = at('2026-11-21T12:00:00.123456Z'),
 ): Promise<PublishedFloorPlan> {
-  const decision = planPublish(await tx.floorPlans.lockWorkingPlan(locationId), now);
+  const decision = planPublish(
+    await tx.floorPlans.lockWorkingPlan(locationId),
+    await tx.floorPlans.latestPublished(locationId),
+    now,
+  );
   if (!decision.ok) throw new Error(`cannot publish: ${decision.message}`);
   await tx.floorPlans.savePublished(locationId, decision.value.plan);
   return decision.value.plan;

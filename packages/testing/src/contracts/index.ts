@@ -10,3 +10,5 @@ export { describeWebhookDeliveryContract } from './webhook-delivery.contract';
 export { anEndpoint, describeWebhookEndpointContract } from './webhook-endpoint.contract';
 export { describeAllPortContracts, describeInspectionContracts } from './all.contract';
 export { describePlainWritesContract } from './plain-writes.contract';
+export { describeDeliveryPipelineContract } from './delivery-pipeline.contract';
+export { describePipelineBacklogContract } from './pipeline-backlog.contract';

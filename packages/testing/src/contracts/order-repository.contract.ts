@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ok, type Order, type TableHolder } from '@pis/domain';
+import { ok, withLines, type Order, type TableHolder } from '@pis/domain';
 import { at } from '../builders/instants';
-import { anOrder } from '../builders/order.builders';
+import { aDiscount, anItem, anOrder, aPayment } from '../builders/order.builders';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenDraftTables, givenLocationRow } from './fixtures';
 
@@ -23,19 +23,28 @@ export function describeOrderRepositoryContract(name: string, make: MakeAdapters
       reservationExternalId: order.reservationExternalId,
     });
 
-    it('When an order with items is inserted, then it reads back field for field, microseconds included', async () => {
+    it('When an order with a full check is inserted, then it reads back field for field, microseconds included', async () => {
       const { location, tableIds } = await givenDraftTables(adapters().uow, 2);
       const order = anOrder(location.id, tableIds, {
         covers: 5,
-        spendMinor: 2350,
         currency: 'GBP',
         reservationExternalId: 'R-77',
-        items: [
-          { label: 'Pizza', amountMinor: 1200, quantity: 1 },
-          { label: 'Lemonade', amountMinor: 575, quantity: 2 },
-        ],
+        serviceStatus: 'mains',
+        lines: {
+          items: [
+            anItem({ label: 'Pizza', amountMinor: 1200, taxRateBps: 2000, course: 'main' }),
+            anItem({ label: 'Lemonade', amountMinor: 575, quantity: 2, course: 'drink' }),
+            anItem({ label: 'Sent back', amountMinor: 900, voided: true }),
+          ],
+          discounts: [aDiscount({ label: 'Birthday', amountMinor: 350 })],
+          payments: [
+            aPayment({ amountMinor: 1000, tender: 'deposit', paidAt: at('2026-11-21T19:00:00.123457Z') }),
+            aPayment({ amountMinor: 1000, tipMinor: 150, tender: 'card' }),
+          ],
+        },
         openedAt: at('2026-11-21T19:00:00.000001Z'),
       });
+      expect(order.check).toMatchObject({ subtotalMinor: 2350, totalMinor: 2000, paidMinor: 2000 });
 
       await commit(adapters().uow, (tx) => tx.orders.insert(order));
 
@@ -43,6 +52,36 @@ export function describeOrderRepositoryContract(name: string, make: MakeAdapters
       expect(await commit(adapters().uow, (tx) => tx.orders.lockById(location.id, order.id))).toStrictEqual(
         order,
       );
+    });
+
+    it('When a check of 200 lines is stored, then it reads back whole and in order', async () => {
+      const { location, tableIds } = await givenDraftTables(adapters().uow, 1);
+      const items = Array.from({ length: 180 }, (_, n) =>
+        anItem({
+          label: `Line ${n}`,
+          amountMinor: 100 + n,
+          quantity: 1 + (n % 3),
+          taxRateBps: n % 2 ? 1000 : 0,
+        }),
+      );
+      const order = anOrder(location.id, tableIds, {
+        lines: {
+          items,
+          discounts: Array.from({ length: 5 }, () => aDiscount()),
+          payments: Array.from({ length: 15 }, () => aPayment({ amountMinor: 10 })),
+        },
+      });
+      await commit(adapters().uow, (tx) => tx.orders.insert(order));
+      const paid = withLines(order, {
+        ...order.check,
+        items: order.check.items.map((i, n) => (n % 7 ? i : { ...i, voided: true })),
+      });
+
+      await commit(adapters().uow, (tx) => tx.orders.update(paid));
+
+      const [read] = await adapters().queries.orders.list(location.id, 'open');
+      expect(read).toStrictEqual(paid);
+      expect(read!.check.items.map((i) => i.label)).toEqual(items.map((i) => i.label));
     });
 
     it('When an open order is inserted, then lockTables names it as the holder of each of its tables and of no other', async () => {
@@ -130,21 +169,24 @@ export function describeOrderRepositoryContract(name: string, make: MakeAdapters
       expect(await holders(location.id, tableIds)).toEqual([holder(second, tableIds[0]!)]);
     });
 
-    it('When items and covers of an open order change, then the update keeps its tables held', async () => {
+    it('When the check, covers and service status of an open order change, then the update keeps its tables held', async () => {
       const { location, tableIds } = await givenDraftTables(adapters().uow, 1);
       const order = anOrder(location.id, tableIds);
       await commit(adapters().uow, (tx) => tx.orders.insert(order));
-      const changed: Order = {
-        ...order,
-        covers: 6,
-        spendMinor: 900,
-        items: [{ label: 'Soup', amountMinor: 450, quantity: 2 }],
-      };
+      const changed: Order = withLines(
+        { ...order, covers: 6, serviceStatus: 'starters' },
+        {
+          items: [anItem({ label: 'Soup', amountMinor: 450, quantity: 2 })],
+          discounts: [],
+          payments: [aPayment()],
+        },
+      );
 
       await commit(adapters().uow, (tx) => tx.orders.update(changed));
 
       expect(await holders(location.id, tableIds)).toEqual([holder(order, tableIds[0]!)]);
       expect(await adapters().queries.orders.findById(location.id, order.id)).toStrictEqual(changed);
+      expect(changed.spendMinor).toBe(900);
     });
 
     it("When another location asks for an order or a table, then it sees nothing of this location's", async () => {

@@ -119,7 +119,11 @@ export function describeStoredEventsContract(name: string, make: MakeInspectable
       const published = {
         type: 'floorplan.published' as const,
         occurredAt: at('2026-11-21T12:00:00.000001Z'),
-        data: { version: 1, publishedAt: '2026-11-21T12:00:00.000Z' },
+        data: {
+          version: 1,
+          publishedAt: '2026-11-21T12:00:00.000Z',
+          changes: { added: [], deactivated: [], reactivated: [], relabelled: [], updated: [] },
+        },
       };
       const second = await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [published]));
 

@@ -14,6 +14,8 @@ export function anEndpoint(locationId: string, overrides: Partial<WebhookEndpoin
     createdAt: at('2026-11-21T09:00:00.000001Z'),
     updatedAt: at('2026-11-21T09:00:00.000001Z'),
     disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
     ...overrides,
   };
 }
@@ -43,6 +45,8 @@ export function describeWebhookEndpointContract(name: string, make: MakeAdapters
           },
         ],
         disabledAt: at('2026-11-21T10:00:00.000009Z'),
+        disabledReason: 'every delivery attempt failed for 120 hours',
+        failingSince: at('2026-11-16T10:00:00.000001Z'),
       });
 
       await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));

@@ -1,6 +1,9 @@
 import type { EventDataByType, EventType, StoredEvent } from '@pis/domain';
 
-/** The JSON body a webhook receiver gets for an event (decisions section 7), before signing. */
+/**
+ * The JSON body a webhook receiver gets for an event (docs/reference/webhooks.md#event-body),
+ * before signing.
+ */
 export type WebhookBody = {
   [K in EventType]: {
     type: K;

@@ -126,7 +126,12 @@ describe('till team example: a service evening on the in-memory service', () => 
     clock.set('2026-11-21T21:00:00Z');
     expectOk(await finishOrderCommand(deps, { locationId, orderId: seated, how: 'closed' }));
     const last = deliver();
-    expect(last.map((b) => b.type)).toEqual(['table.spend_updated', 'table.freed', 'table.freed']);
+    expect(last.map((b) => b.type)).toEqual([
+      'table.spend_updated',
+      'table.freed',
+      'table.freed',
+      'order.closed',
+    ]);
     expect(last[1]).toMatchObject({
       data: { reason: 'closed', reservationExternalId: 'OT-1001', occurredAt: '2026-11-21T21:00:00.000Z' },
     });

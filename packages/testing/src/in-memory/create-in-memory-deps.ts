@@ -9,6 +9,7 @@ import { Sha256KeyHasher, RandomSecrets } from '../system/crypto-adapters';
 import { RandomIds, SequentialIds } from '../system/ids';
 import { ManualClock } from '../system/manual-clock';
 import { ConfigurableUrlPolicy } from '../system/url-policy';
+import { RecordingWebhookTests } from '../system/recording-webhook-tests';
 import type { InspectableAdapterSet } from '../contracts/adapter-set';
 import { InMemoryStore } from './in-memory-store';
 
@@ -30,6 +31,8 @@ export interface InMemoryDeps {
   clock: ManualClock;
   ids: IdGenerator;
   urlPolicy: ConfigurableUrlPolicy;
+  /** What `POST /webhook-endpoint/test` would have sent, and what it answers. */
+  webhookTests: RecordingWebhookTests;
 }
 
 /** A complete, isolated set of in-memory adapters: a fresh store per call. */
@@ -40,9 +43,10 @@ export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps 
       : options.ids === undefined || options.ids === 'sequential'
         ? new SequentialIds()
         : options.ids;
-  const store = new InMemoryStore(ids);
   const clock = new ManualClock(options.now);
+  const store = new InMemoryStore(ids, clock);
   const urlPolicy = new ConfigurableUrlPolicy({ requireHttps: options.requireHttps ?? false });
+  const webhookTests = new RecordingWebhookTests();
   const deps: Deps = {
     uow: store.uow,
     plainWrites: transactionalPlainWrites(store.uow),
@@ -52,8 +56,9 @@ export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps 
     hasher: new Sha256KeyHasher(),
     secrets: options.secrets ?? new RandomSecrets(),
     urlPolicy,
+    webhookTests,
   };
-  return { deps, store, clock, ids, urlPolicy };
+  return { deps, store, clock, ids, urlPolicy, webhookTests };
 }
 
 /** The in-memory adapters as a contract suite takes them. */
@@ -64,5 +69,8 @@ export async function inMemoryAdapterSet(): Promise<InspectableAdapterSet> {
     queries: store.queries,
     events: async (locationId) => store.events(locationId),
     seedDelivery: (delivery) => store.addDelivery(delivery),
+    pipeline: store.pipeline,
+    backlog: store.backlog,
+    retention: store.retention,
   };
 }

@@ -46,6 +46,11 @@ export class InMemoryFloorPlanRepository implements FloorPlanRepository {
     this.draft.put('plans', locationId, { ...plan, rooms });
   }
 
+  async latestPublished(locationId: string): Promise<PublishedFloorPlan | null> {
+    const published = this.plan(locationId).published;
+    return published === null ? null : detach(published);
+  }
+
   async savePublished(locationId: string, published: PublishedFloorPlan): Promise<void> {
     this.draft.put('plans', locationId, { ...this.plan(locationId), published: detach(published) });
   }

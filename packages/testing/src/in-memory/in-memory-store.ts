@@ -1,15 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type {
-  ApiKeyRecord,
-  IdGenerator,
-  Order,
-  Outcome,
-  Queries,
-  Reservation,
-  StoredEvent,
-  Transaction,
-  UnitOfWork,
-  WebhookDelivery,
+import {
+  Instant,
+  type ApiKeyRecord,
+  type Clock,
+  type DeliveryPipelineStore,
+  type EventRetention,
+  type IdGenerator,
+  type PipelineBacklog,
+  type Order,
+  type Outcome,
+  type Queries,
+  type Reservation,
+  type StoredEvent,
+  type Transaction,
+  type UnitOfWork,
+  type WebhookDelivery,
 } from '@pis/domain';
 import { detach } from './detach';
 import {
@@ -26,6 +31,13 @@ import {
   InMemoryWebhookEndpointRepository,
   InMemoryWebhookQueries,
 } from './in-memory-webhooks';
+import { inMemoryDeliveryPipeline } from './in-memory-delivery-pipeline';
+import {
+  InMemoryEventFeedQueries,
+  InMemoryEventRecovery,
+  inMemoryEventRetention,
+} from './in-memory-event-feed';
+import { inMemoryPipelineBacklog } from './in-memory-pipeline-backlog';
 import { Mutex } from './mutex';
 import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './state';
 
@@ -38,8 +50,34 @@ export class InMemoryStore {
   private committed: State = emptyState();
   private readonly mutex = new Mutex();
   private readonly inUnitOfWork = new AsyncLocalStorage<true>();
+  private readonly commitListeners = new Set<() => void>();
 
-  constructor(private readonly ids: IdGenerator) {}
+  /** The webhook pipeline's storage over this store. */
+  readonly pipeline: DeliveryPipelineStore;
+
+  /** How far the pipeline is behind, over the committed state. */
+  readonly backlog: PipelineBacklog;
+
+  /** Retention's prune over this store. */
+  readonly retention: EventRetention;
+
+  /** `clock` schedules deliveries (default: the system clock, as a database's would). */
+  constructor(
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock = { now: () => Instant.fromEpochMillis(Date.now()) },
+  ) {
+    this.pipeline = inMemoryDeliveryPipeline({
+      atomically: (step) => this.atomically(step),
+      onEventsCommitted: (listener) => {
+        this.commitListeners.add(listener);
+        return () => this.commitListeners.delete(listener);
+      },
+      clock,
+      ids,
+    });
+    this.backlog = inMemoryPipelineBacklog(() => this.committed, clock);
+    this.retention = inMemoryEventRetention({ atomically: (step) => this.atomically(step) });
+  }
 
   readonly uow: UnitOfWork = {
     run: <T>(work: (tx: Transaction) => Promise<Outcome<T>>) => this.run(work),
@@ -52,6 +90,7 @@ export class InMemoryStore {
     orders: new InMemoryOrderQueries(() => this.reader()),
     access: new InMemoryAccessQueries(() => this.reader()),
     webhooks: new InMemoryWebhookQueries(() => this.reader()),
+    events: new InMemoryEventFeedQueries(() => this.reader()),
   };
 
   /** The location's committed outbox events, by sequence. */
@@ -88,7 +127,18 @@ export class InMemoryStore {
   async addDelivery(delivery: WebhookDelivery): Promise<void> {
     await this.exclusive(async () => {
       const deliveries = new Map(this.committed.deliveries).set(delivery.id, detach(delivery));
-      this.committed = { ...this.committed, deliveries };
+      const run = { generation: 0, queuedGeneration: 0, attemptCount: delivery.attempts.length };
+      const deliveryRuns = new Map(this.committed.deliveryRuns).set(delivery.id, run);
+      this.committed = { ...this.committed, deliveries, deliveryRuns };
+    });
+  }
+
+  /** Runs `step` alone on the committed state; the state it answers becomes the committed one. */
+  private atomically<T>(step: (state: State) => { state: State; value: T }): Promise<T> {
+    return this.exclusive(async () => {
+      const { state, value } = step(this.committed);
+      this.committed = state;
+      return value;
     });
   }
 
@@ -107,7 +157,10 @@ export class InMemoryStore {
         throw error;
       }
       const next = draft.end();
-      if (outcome.ok) this.committed = next;
+      if (!outcome.ok) return outcome;
+      const appended = next.events !== this.committed.events;
+      this.committed = next;
+      if (appended) for (const listener of this.commitListeners) listener();
       return outcome;
     });
   }
@@ -125,11 +178,12 @@ export class InMemoryStore {
       reservations: new InMemoryReservationRepository(draft),
       floorPlans: new InMemoryFloorPlanRepository(draft),
       orders: new InMemoryOrderRepository(draft),
-      outbox: new InMemoryOutbox(draft, this.ids),
+      outbox: new InMemoryOutbox(draft, this.ids, this.clock),
       locations: new InMemoryLocationRepository(draft),
       apiKeys: new InMemoryApiKeyRepository(draft),
       webhookEndpoints: new InMemoryWebhookEndpointRepository(draft),
-      webhookDeliveries: new InMemoryWebhookDeliveryRepository(draft),
+      webhookDeliveries: new InMemoryWebhookDeliveryRepository(draft, this.clock),
+      eventRecovery: new InMemoryEventRecovery(draft, this.clock, this.ids),
     };
   }
 }

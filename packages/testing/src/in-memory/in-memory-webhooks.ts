@@ -1,6 +1,6 @@
 import type {
+  Clock,
   DeliveryListQuery,
-  Instant,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookEndpoint,
@@ -27,19 +27,28 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
   }
 }
 
-/** Redelivery keeps the attempts made so far (they are history) and makes the delivery due now. */
+/**
+ * Redelivery keeps the attempts made so far (they are history), makes the delivery due now
+ * on the store's clock under the next generation, and starts its retry schedule over.
+ */
 export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly draft: Draft) {}
+  constructor(
+    private readonly draft: Draft,
+    private readonly clock: Clock,
+  ) {}
 
-  async requestRedelivery(locationId: string, deliveryId: string, now: Instant): Promise<boolean> {
+  async requestRedelivery(locationId: string, deliveryId: string): Promise<boolean> {
     const delivery = this.draft.get('deliveries', deliveryId);
     if (!delivery || delivery.locationId !== locationId) return false;
+    const now = this.clock.now();
     this.draft.put('deliveries', deliveryId, {
       ...delivery,
       status: 'pending',
       nextAttemptAt: now,
       updatedAt: now,
     });
+    const run = this.draft.get('deliveryRuns', deliveryId) ?? { generation: 0, queuedGeneration: null };
+    this.draft.put('deliveryRuns', deliveryId, { ...run, generation: run.generation + 1, attemptCount: 0 });
     return true;
   }
 }

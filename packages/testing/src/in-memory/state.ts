@@ -1,5 +1,6 @@
 import type {
   ApiKeyRecord,
+  Instant,
   Location,
   Order,
   PublishedFloorPlan,
@@ -29,9 +30,26 @@ export interface Rows {
   plans: PlanState;
   /** A location's outbox, by sequence; by location id. */
   events: StoredEvent[];
+  /** When each event joined the outbox (the store's clock); by event id. */
+  appendedAt: Instant;
   /** One endpoint per location; by location id. */
   endpoints: WebhookEndpoint;
   deliveries: WebhookDelivery;
+  /** What the pipeline keeps of a delivery beside what the read side shows; by delivery id. */
+  deliveryRuns: DeliveryRun;
+  /** Events the relay has fanned out; by event id. */
+  relayed: true;
+  /** The last event retention pruned; by location id (absent: none was). */
+  prunedThrough: { sequence: number; occurredAt: Instant };
+}
+
+/** A delivery's generation (bumped by redelivery), the generation a queue job exists for, and its attempts in this generation. */
+export interface DeliveryRun {
+  generation: number;
+  queuedGeneration: number | null;
+  attemptCount: number;
+  /** Made by a recover request rather than by the relay. */
+  recovered?: true;
 }
 
 /** The whole store: immutable maps, so a snapshot is a shallow copy of this object. */
@@ -45,8 +63,12 @@ export const emptyState = (): State => ({
   tableHolders: new Map(),
   plans: new Map(),
   events: new Map(),
+  appendedAt: new Map(),
   endpoints: new Map(),
   deliveries: new Map(),
+  deliveryRuns: new Map(),
+  relayed: new Map(),
+  prunedThrough: new Map(),
 });
 
 /** A key scoped to a location: two locations never share a row. */
@@ -109,6 +131,12 @@ export interface Reader {
 export const readerOf = (state: State): Reader => ({
   map: <K extends keyof Rows>(table: K) => state[table] as ReadonlyMap<string, Rows[K]>,
 });
+
+/** The location's last sequence: its newest event's, or the last one retention pruned (0: none yet). */
+export const lastSequence = (read: Reader, locationId: string): number => {
+  const events = read.map('events').get(locationId);
+  return events?.[events.length - 1]?.sequence ?? read.map('prunedThrough').get(locationId)?.sequence ?? 0;
+};
 
 /** Total order on ids as PostgreSQL orders lower-case UUIDs (byte-wise). */
 export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

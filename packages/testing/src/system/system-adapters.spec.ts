@@ -59,12 +59,13 @@ describe('test doubles of the system ports', () => {
   it('When secrets are made, then API keys pass the authentication shape and webhook secrets are whsec_ base64 of 32 bytes', async () => {
     const secrets = new RandomSecrets();
 
-    const key = secrets.apiKey('acme');
+    const key = secrets.apiKey('acme', 'live');
     const secret = secrets.webhookSecret();
 
     expect(key).toMatch(/^acme_sk_live_[A-Za-z0-9]{40}$/);
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
-    expect(secrets.apiKey('acme')).not.toBe(key);
+    expect(secrets.apiKey('acme', 'live')).not.toBe(key);
+    expect(secrets.apiKey('acme', 'test')).toMatch(/^acme_sk_test_[A-Za-z0-9]{40}$/);
   });
 
   it('When the URL policy has rules, then the first matching rule refuses with its reason; allowAll clears them', async () => {

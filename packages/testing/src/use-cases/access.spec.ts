@@ -3,7 +3,7 @@ import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { givenLocation } from '../scenarios/published-location';
 import { expectOk } from './use-case-world';
 
-describe('locations and API keys (decisions section 8)', () => {
+describe('locations and API keys (docs/reference/backoffice-api.md#locations-and-keys)', () => {
   it('When a location is created, then it is stored with an id and the clock time', async () => {
     const { deps, clock } = createInMemoryDeps();
 
@@ -16,6 +16,7 @@ describe('locations and API keys (decisions section 8)', () => {
       name: 'Bistro',
       brand: 'bistro1',
       currency: 'GBP',
+      sandbox: false,
       createdAt: clock.now(),
     });
     expect(await deps.queries.access.findLocation(location.id)).toStrictEqual(location);
@@ -32,7 +33,47 @@ describe('locations and API keys (decisions section 8)', () => {
     expect(expectOk(await authenticate(deps, { key: issued.key }))).toEqual({
       locationId: location.id,
       keyId: issued.id,
+      sandbox: false,
     });
+  });
+
+  it('When a sandbox location issues a key, then it is a test key that authenticates as sandbox', async () => {
+    const { deps } = createInMemoryDeps();
+    const location = expectOk(
+      await createLocation(deps, { name: 'Try-out', brand: 'acme', currency: 'EUR', sandbox: true }),
+    );
+
+    const issued = expectOk(await issueApiKey(deps, { locationId: location.id }));
+
+    expect(location.sandbox).toBe(true);
+    expect(issued.key).toMatch(/^acme_sk_test_[A-Za-z0-9]{32,}$/);
+    expect(displayPrefix(issued.key)).toBe(issued.key.slice(0, 'acme_sk_test_'.length + 4));
+    expect(expectOk(await authenticate(deps, { key: issued.key }))).toEqual({
+      locationId: location.id,
+      keyId: issued.id,
+      sandbox: true,
+    });
+  });
+
+  it('When a stored key names the other mode than its location (live key, sandbox location, or the reverse), then it is refused', async () => {
+    const mismatched = (sandbox: boolean) => ({
+      apiKey: (brand: string) =>
+        `${brand}_sk_${sandbox ? 'live' : 'test'}_${'A'.repeat(20)}${Math.random().toString(36).slice(2).padEnd(20, 'x')}`,
+      webhookSecret: () => 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0',
+    });
+    for (const sandbox of [true, false]) {
+      const { deps } = createInMemoryDeps({ secrets: mismatched(sandbox) });
+      const location = expectOk(
+        await createLocation(deps, { name: 'Mixed', brand: 'acme', currency: 'EUR', sandbox }),
+      );
+      const issued = expectOk(await issueApiKey(deps, { locationId: location.id }));
+
+      expect(issued.key).toContain(sandbox ? '_sk_live_' : '_sk_test_');
+      expect(await authenticate(deps, { key: issued.key })).toMatchObject({
+        ok: false,
+        code: 'unauthorized',
+      });
+    }
   });
 
   it('When two locations have keys, then each key authenticates to its own location', async () => {

@@ -9,7 +9,7 @@ import { aReservationInput } from '../builders/reservation.builders';
 import { givenPublishedLocation } from '../scenarios/published-location';
 import { aWorld, expectOk, later } from './use-case-world';
 
-describe('per-location event sequence (decisions section 7)', () => {
+describe('per-location event sequence (docs/reference/webhooks.md#event-sequence)', () => {
   it('When many commands emit events, then the location sequence runs 1, 2, 3, ... without gaps, in emission order', async () => {
     const world = await aWorld(3);
     const [t1, t2, t3] = world.tableIds as [string, string, string];
@@ -52,6 +52,7 @@ describe('per-location event sequence (decisions section 7)', () => {
       'table.occupied',
       'table.occupied',
       'table.freed',
+      'order.closed',
       'floorplan.published',
     ]);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);

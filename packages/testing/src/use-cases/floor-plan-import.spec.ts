@@ -2,7 +2,7 @@ import { getWorkingPlan, type FloorPlanImportInput } from '@pis/domain';
 import { aFloorPlanImport, anImportRoom, anImportTable } from '../builders/floor-plan.builders';
 import { aLocationWithoutPlan, expectOk } from './use-case-world';
 
-describe('floor plan: import lifecycle (spec states, decisions section 6)', () => {
+describe('floor plan: import lifecycle (docs/reference/provider-api.md#floor-plan-lifecycle)', () => {
   it('When the location has no rooms, then the import creates a draft and returns the room and table mapping', async () => {
     const world = await aLocationWithoutPlan();
     const input = aFloorPlanImport({ rooms: 2, tablesPerRoom: 3 });
@@ -29,7 +29,7 @@ describe('floor plan: import lifecycle (spec states, decisions section 6)', () =
     );
   });
 
-  it('When optional fields are left out, then the defaults of decisions section 6 are filled in', async () => {
+  it('When optional fields are left out, then the defaults of the import are filled in', async () => {
     const world = await aLocationWithoutPlan();
     const input: FloorPlanImportInput = {
       replaceDraft: false,

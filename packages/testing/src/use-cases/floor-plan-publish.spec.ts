@@ -16,16 +16,58 @@ const edit = (deps: Deps, locationId: string, tableId: string, patch: TablePatch
   editTable(deps, { locationId, tableId, patch });
 
 describe('floor plan: publishing', () => {
-  it('When the plan is published, then version 1 at now, and floorplan.published carries version and publishedAt', async () => {
+  it('When the plan is published, then version 1 at now, and floorplan.published carries version, publishedAt and every table added', async () => {
     const world = await aLocationWithoutPlan();
-    expectOk(await world.importPlan(aFloorPlanImport()));
+    const imported = expectOk(await world.importPlan(aFloorPlanImport()));
 
     const published = expectOk(await world.publish());
 
+    const tableIds = imported.mapping.map((t) => t.tableId);
     expect(published).toEqual({ version: 1, publishedAt: world.clock.now() });
+    expect(world.store.events(world.locationId)[0]!.data).toMatchObject({
+      changes: { added: tableIds.map(() => expect.any(String)) },
+    });
     expect(world.store.events(world.locationId).map((e) => [e.type, e.data, e.sequence])).toEqual([
-      ['floorplan.published', { version: 1, publishedAt: world.clock.now().toIso() }, 1],
+      [
+        'floorplan.published',
+        {
+          version: 1,
+          publishedAt: world.clock.now().toIso(),
+          changes: {
+            added: expect.arrayContaining(tableIds),
+            deactivated: [],
+            reactivated: [],
+            relabelled: [],
+            updated: [],
+          },
+        },
+        1,
+      ],
     ]);
+  });
+
+  it('When a published plan is edited and published again, then floorplan.published lists what changed', async () => {
+    const world = await aLocationWithoutPlan();
+    const imported = expectOk(await world.importPlan(aFloorPlanImport()));
+    expectOk(await world.publish());
+    const [first, second, third] = imported.mapping.map((t) => t.tableId);
+    expectOk(await edit(world.deps, world.locationId, first!, { label: 'Window 1' }));
+    expectOk(await edit(world.deps, world.locationId, second!, { active: false }));
+    expectOk(await edit(world.deps, world.locationId, third!, { seatCount: 8, maxCovers: 8 }));
+
+    expectOk(await world.publish());
+
+    const last = world.store.events(world.locationId).at(-1)!;
+    expect(last.data).toMatchObject({
+      version: 2,
+      changes: {
+        added: [],
+        deactivated: [second],
+        reactivated: [],
+        relabelled: [{ tableId: first, from: expect.any(String), to: 'Window 1' }],
+        updated: [third],
+      },
+    });
   });
 
   it('When the plan is published again and again, then versions count 1, 2, 3', async () => {

@@ -94,7 +94,7 @@ function replay(events: StoredEvent[]): Map<string, string> {
 const standing = (orders: Order[]) =>
   new Map(orders.flatMap((o) => o.tableIds.map((t): [string, string] => [t, o.id])));
 
-describe('occupancy property (decisions section 4)', () => {
+describe('occupancy property (docs/reference/provider-api.md#occupancy)', () => {
   it('When seats, moves, closes and walk-ins interleave in any order, then no table ever has two open orders and the events match the orders', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.scheduler(), async (ops, s) => {

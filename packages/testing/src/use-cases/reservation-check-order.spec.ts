@@ -11,7 +11,7 @@ import { givenLocation } from '../scenarios/published-location';
 import { aWorld, expectOk, later } from './use-case-world';
 
 /**
- * Decisions section 3: body, existence, staleness, floor plan / table ids, occupancy; the
+ * docs/reference/errors.md#check-order: body, existence, staleness, floor plan / table ids, occupancy; the
  * first check that fails answers. One test per adjacent pair, each failing both checks.
  */
 describe('reservation writes: the first failing check answers', () => {

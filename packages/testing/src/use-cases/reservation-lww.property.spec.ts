@@ -56,7 +56,7 @@ const writesArb = fc
     );
   });
 
-describe('last-write-wins property (decisions section 3)', () => {
+describe('last-write-wins property (docs/reference/provider-api.md#last-write-wins)', () => {
   it('When any set of writes is delivered in any order with any duplicates, then the stored reservation is the write with the greatest updatedAt', async () => {
     await fc.assert(
       fc.asyncProperty(writesArb, async ([writes, order, concurrently]) => {

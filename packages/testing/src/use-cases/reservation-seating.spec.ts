@@ -23,7 +23,7 @@ const order = (world: World, id: string) => world.deps.queries.orders.findById(w
 const reservation = (world: World, input: ReservationInput) =>
   world.deps.queries.reservations.findByExternalId(world.locationId, input.externalId);
 
-describe('reservation writes and the till order (decisions section 4)', () => {
+describe('reservation writes and the till order (docs/reference/provider-api.md#tables-orders-and-occupancy)', () => {
   it('When a booked reservation is written seated, then an order opens on its tables, linkedOrderId is set, each table is occupied', async () => {
     const world = await aWorld();
     const [t1, t2] = world.tableIds as [string, string];
@@ -174,6 +174,14 @@ describe('reservation writes and the till order (decisions section 4)', () => {
           currency: 'EUR',
           covers: 5,
           occurredAt: world.clock.now().toIso(),
+          totals: {
+            subtotalMinor: 0,
+            discountMinor: 0,
+            taxMinor: 0,
+            tipMinor: 0,
+            paidMinor: 0,
+            balanceMinor: 0,
+          },
         },
       ],
     ]);

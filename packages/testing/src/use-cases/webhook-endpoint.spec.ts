@@ -2,8 +2,10 @@ import {
   deleteWebhookEndpoint,
   EVENT_TYPES,
   getWebhookEndpoint,
+  listLocationWebhookDeliveries,
   listWebhookDeliveries,
   liveSecrets,
+  redeliverLocationWebhook,
   redeliverWebhook,
   registerWebhookEndpoint,
   rotateWebhookSecret,
@@ -32,7 +34,7 @@ async function aProvider(options: { requireHttps?: boolean } = {}) {
   };
 }
 
-describe('webhook endpoint (decisions section 7)', () => {
+describe('webhook endpoint (docs/reference/provider-api.md#webhook-endpoint)', () => {
   it('When an endpoint is registered without events, then it receives every event type and gets a whsec_ secret', async () => {
     const p = await aProvider();
 
@@ -210,5 +212,31 @@ describe('webhook deliveries', () => {
       { ...delivery, status: 'pending', nextAttemptAt: p.clock.now(), updatedAt: p.clock.now() },
     ]);
     expect(unknown).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('When the operator reads or redelivers, then it gets the provider answers; at an unknown location not_found', async () => {
+    const p = await aProvider();
+    const delivery = aDelivery(p.locationId, 1, 'failed', p.clock.now());
+    await p.store.addDelivery(delivery);
+    const unknown = '00000000-0000-4000-8000-0000000000ff';
+    const list = { status: null, limit: 10, after: null };
+
+    const listed = expectOk(
+      await listLocationWebhookDeliveries(p.deps, { locationId: p.locationId, ...list }),
+    );
+    const redelivered = expectOk(
+      await redeliverLocationWebhook(p.deps, { locationId: p.locationId, deliveryId: delivery.id }),
+    );
+
+    expect(listed.items.map((d) => d.id)).toEqual([delivery.id]);
+    expect(redelivered).toEqual({ deliveryId: delivery.id });
+    expect(p.store.deliveries(p.locationId)[0]?.status).toBe('pending');
+    expect(await listLocationWebhookDeliveries(p.deps, { locationId: unknown, ...list })).toMatchObject({
+      ok: false,
+      code: 'not_found',
+    });
+    expect(
+      await redeliverLocationWebhook(p.deps, { locationId: unknown, deliveryId: delivery.id }),
+    ).toMatchObject({ ok: false, code: 'not_found' });
   });
 });

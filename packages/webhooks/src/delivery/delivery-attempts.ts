@@ -1,18 +1,47 @@
 import { toWebhookEventBody } from '@pis/contract';
-import { Instant, liveSecrets, type WebhookEndpoint, type WebhookQueries } from '@pis/domain';
+import {
+  failingReason,
+  Instant,
+  liveSecrets,
+  type AttemptLog,
+  type EndpointHealthPolicy,
+  type ClaimedDelivery,
+  type WebhookEndpoint,
+  type WebhookQueries,
+} from '@pis/domain';
 import type { Logger } from 'pino';
 import { signWebhook } from '../signing/webhook-signer';
-import type { ClaimedDelivery, DeliveryRecords } from './delivery-records';
+import type { AttemptPace } from './endpoint-slots';
 import type { SendResult, WebhookSender } from './http-sender';
 import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './retry-policy';
 
+/** One attempt as it was made and recorded, for whoever watches (metrics). */
+export interface AttemptObservation {
+  /** The delivery as claimed: its event, generation and the attempts made before this one. */
+  delivery: ClaimedDelivery;
+  /** When the attempt started (this process's clock). */
+  attemptedAt: Date;
+  result: SendResult;
+  decision: AttemptDecision;
+}
+
+/** Told of every recorded attempt; it must not throw (a throw is logged and ignored). */
+export interface AttemptObserver {
+  onAttempt(observation: AttemptObservation): void;
+}
+
 export interface DeliveryAttemptsDeps {
-  records: DeliveryRecords;
+  log: AttemptLog;
+  /** `WEBHOOK_DISABLE_AFTER_HOURS`: an endpoint failing every attempt this long is disabled. */
+  disableAfterHours: number;
+  /** A successful attempt slower than this counts as the endpoint struggling. */
+  slowAfterMs: number;
   /** Reads the endpoint with its secrets decrypted (perhaps cached: `forget` drops it). */
   endpoints: Pick<WebhookQueries, 'findEndpoint'> & { forget?(locationId: string): void };
   sender: WebhookSender;
   retry: RetryPolicyOptions;
   logger: Logger;
+  observer?: AttemptObserver;
 }
 
 /** Why a claimed delivery must not be sent at all any more; null when it may be. */
@@ -21,7 +50,7 @@ function refusal(endpoint: WebhookEndpoint | null, delivery: ClaimedDelivery): s
     return 'the webhook endpoint this delivery was made for no longer exists';
   }
   if (endpoint.disabledAt !== null) {
-    return 'the webhook endpoint is disabled (it answered 410 Gone); registering it again re-enables it';
+    return `the webhook endpoint is disabled (${endpoint.disabledReason ?? 'by the service'}); registering it again re-enables it`;
   }
   if (!endpoint.events.includes(delivery.event.type)) {
     return `the webhook endpoint no longer subscribes to ${delivery.event.type}`;
@@ -35,13 +64,28 @@ function refusal(endpoint: WebhookEndpoint | null, delivery: ClaimedDelivery): s
  * live secret, POST, and record the attempt with what follows it.
  */
 export class DeliveryAttempts {
-  constructor(private readonly deps: DeliveryAttemptsDeps) {}
+  private readonly health: EndpointHealthPolicy;
 
-  async run(delivery: ClaimedDelivery): Promise<AttemptDecision> {
-    const { records, endpoints, sender, retry, logger } = this.deps;
-    const endpoint = await endpoints.findEndpoint(delivery.locationId);
+  constructor(private readonly deps: DeliveryAttemptsDeps) {
+    this.health = {
+      disableAfterFailingMs: deps.disableAfterHours * 3_600_000,
+      failingReason: failingReason(deps.disableAfterHours),
+    };
+  }
+
+  /** The decision that follows the attempt, and whether the endpoint kept up (2xx within half the timeout). */
+  async run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
+    const { log, endpoints, sender, retry, logger } = this.deps;
+    let endpoint = await endpoints.findEndpoint(delivery.locationId);
+    let refused = refusal(endpoint, delivery);
+    if (refused !== null && endpoints.forget !== undefined) {
+      // A refusal ends the delivery for good: never on a cached read (the endpoint may have
+      // been re-enabled or changed since), only on the endpoint as it is now.
+      endpoints.forget(delivery.locationId);
+      endpoint = await endpoints.findEndpoint(delivery.locationId);
+      refused = refusal(endpoint, delivery);
+    }
     const attemptedAt = new Date();
-    const refused = refusal(endpoint, delivery);
     let result: SendResult;
     let decision: AttemptDecision;
     if (refused !== null || endpoint === null) {
@@ -54,8 +98,19 @@ export class DeliveryAttempts {
       result = await sender.send({ url: endpoint.url, body, headers: { ...headers } });
       decision = decideAfterAttempt(delivery.attemptCount + 1, result, retry);
     }
-    await records.recordAttempt(delivery, attemptedAt, result, decision);
-    if (decision.kind === 'failed' && decision.disableEndpoint) endpoints.forget?.(delivery.locationId);
+    const { endpointDisabled } = await log.record(
+      delivery,
+      {
+        attemptedAt: Instant.fromDate(attemptedAt),
+        responseStatus: result.status,
+        durationMs: result.durationMs,
+        error: result.error,
+      },
+      decision,
+      refused === null ? this.health : null,
+    );
+    if (endpointDisabled) endpoints.forget?.(delivery.locationId);
+    this.observe({ delivery, attemptedAt, result, decision });
     logger.info(
       {
         deliveryId: delivery.id,
@@ -67,10 +122,21 @@ export class DeliveryAttempts {
         error: result.error,
         outcome: decision.kind,
         retryInMs: decision.kind === 'retry' ? decision.delayMs : undefined,
-        endpointDisabled: decision.kind === 'failed' && decision.disableEndpoint ? true : undefined,
+        endpointDisabled: endpointDisabled ? true : undefined,
       },
       'webhook attempt',
     );
-    return decision;
+    return {
+      decision,
+      pace: { healthy: decision.kind === 'succeeded' && result.durationMs <= this.deps.slowAfterMs },
+    };
+  }
+
+  private observe(observation: AttemptObservation): void {
+    try {
+      this.deps.observer?.onAttempt(observation);
+    } catch (err) {
+      this.deps.logger.warn({ err, deliveryId: observation.delivery.id }, 'the attempt observer failed');
+    }
   }
 }

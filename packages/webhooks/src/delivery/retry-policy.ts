@@ -1,3 +1,5 @@
+import type { AttemptFollowUp } from '@pis/domain';
+
 export interface RetryPolicyOptions {
   /** `WEBHOOK_RETRY_DELAYS_MS`: the wait before each retry; its length is the number of retries. */
   delaysMs: readonly number[];
@@ -6,8 +8,8 @@ export interface RetryPolicyOptions {
   random?: () => number;
 }
 
-export type AttemptDecision =
-  { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed'; disableEndpoint: boolean };
+/** What follows an attempt, as the attempt log records it. */
+export type AttemptDecision = AttemptFollowUp;
 
 /**
  * What follows attempt number `attempt` (1 for the first) of one delivery generation.

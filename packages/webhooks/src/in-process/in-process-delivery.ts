@@ -1,8 +1,7 @@
+import type { ClaimedDelivery } from '@pis/domain';
 import type { Logger } from 'pino';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
-import type { ClaimedDelivery } from '../delivery/delivery-records';
-import { OutboxListener } from '../relay/outbox-listener';
-import { OutboxRelay } from '../relay/outbox-relay';
+import { EndpointSlots, type AttemptPace } from '../delivery/endpoint-slots';
 import { relayLoop } from '../relay/relay-loop';
 import { settlesWithin } from '../shared/settles-within';
 import { WakeableLoop } from '../shared/wakeable-loop';
@@ -14,32 +13,32 @@ export interface InProcessDeliveryOptions extends DeliveryDeps {
   pollMs?: number;
   /** How long `stop()` waits for attempts in flight. */
   closeTimeoutMs?: number;
-  /** Set with PostgreSQL: LISTEN for commits made by other processes too. */
-  databaseUrl?: string | null;
-  newId?: () => string;
 }
 
 /**
- * Webhook delivery without Redis (decisions section 9), inside the API process: the outbox
- * relay, and a poller that claims due pending deliveries (a lease in PostgreSQL, `SKIP
- * LOCKED`, so several API processes share the work) and attempts them with the same
- * signer, sender, retry policy and records as the worker. Call `wake()` after a commit that
- * appended events.
+ * Webhook delivery without Redis, inside the API process: the outbox relay (woken by commit
+ * signals), and a poller that claims due pending deliveries (a lease in the store, so
+ * several API processes share the work) and attempts them with the same signer, sender,
+ * retry policy and attempt log as the worker.
  */
 export class InProcessDelivery {
   private readonly stack: DeliveryStack;
   private readonly relay: WakeableLoop;
   private readonly poller: WakeableLoop;
-  private readonly listener: OutboxListener | null;
+  private readonly options: InProcessDeliveryOptions;
+  private unsubscribe: (() => Promise<void>) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly slots: EndpointSlots;
   private readonly concurrency: number;
   private readonly closeTimeoutMs: number;
   private readonly logger: Logger;
 
   constructor(options: InProcessDeliveryOptions) {
+    this.options = options;
     this.stack = deliveryStack(options);
     this.logger = options.logger;
     this.concurrency = options.concurrency ?? 16;
+    this.slots = new EndpointSlots({ concurrency: this.concurrency, slowAfterMs: this.stack.slowAfterMs });
     this.closeTimeoutMs = options.closeTimeoutMs ?? 15_000;
     const pollMs = options.pollMs ?? 250;
     this.poller = new WakeableLoop(() => this.claimAndSend(), {
@@ -48,18 +47,15 @@ export class InProcessDelivery {
       logger: options.logger,
       name: 'webhook-poller',
     });
-    this.relay = relayLoop(new OutboxRelay(options.db, 500, options.newId), {
+    this.relay = relayLoop(options.store.relay, {
       pollMs,
       logger: options.logger,
       onDeliveries: () => this.poller.wake(),
     });
-    this.listener = options.databaseUrl
-      ? new OutboxListener(options.databaseUrl, () => this.relay.wake(), options.logger)
-      : null;
   }
 
   async start(): Promise<void> {
-    await this.listener?.start();
+    this.unsubscribe = await this.options.store.signals.subscribe(() => this.relay.wake());
     this.relay.start();
     this.poller.start();
   }
@@ -71,29 +67,44 @@ export class InProcessDelivery {
 
   /** Stops claiming, then waits for attempts in flight up to the close timeout (their leases cover the rest). */
   async stop(): Promise<void> {
-    await this.listener?.stop();
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
     await Promise.all([this.relay.stop(), this.poller.stop()]);
     await settlesWithin(Promise.allSettled([...this.inFlight]), this.closeTimeoutMs);
     this.stack.sender.close();
   }
 
+  /**
+   * Claims what the free slots allow, skipping endpoints at their cap. A claim may bring an
+   * endpoint over its cap within one batch; the next claim skips it until it is below.
+   */
   private async claimAndSend(): Promise<boolean> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return false;
-    const claimed = await this.stack.records.claimDue(free);
+    const claimed = await this.options.store.leases.claimDue(
+      free,
+      this.stack.leaseMs,
+      this.slots.saturated(),
+    );
     for (const delivery of claimed) this.send(delivery);
     return claimed.length === free;
   }
 
   private send(delivery: ClaimedDelivery): void {
+    const takenAt = Date.now();
+    this.slots.hold(delivery.endpointId, takenAt);
+    let pace: AttemptPace | undefined;
     const attempt = this.stack.attempts
       .run(delivery)
-      .then(() => undefined)
+      .then((attempted) => {
+        pace = attempted.pace;
+      })
       .catch((err) =>
         // The lease runs out and the delivery is attempted again: at least once.
         this.logger.error({ err, deliveryId: delivery.id }, 'webhook attempt could not be completed'),
       )
       .finally(() => {
+        this.slots.release(delivery.endpointId, takenAt, pace);
         this.inFlight.delete(attempt);
         // A slot is free (and a zero-delay retry may be due).
         this.poller.wake();

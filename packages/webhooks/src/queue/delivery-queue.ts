@@ -1,17 +1,39 @@
+import type { EnqueueCandidates } from '@pis/domain';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
-import { statement, transaction } from '../sql/sql';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
 export interface DeliveryJobData {
   deliveryId: string;
   generation: number;
+  /** The endpoint the delivery goes to (absent on jobs enqueued before per-endpoint caps). */
+  endpointId?: string;
 }
+
+/** Job states that mean the delivery has no job to run any more. */
+const LOST_STATES = new Set<string>(['unknown', 'completed', 'failed']);
 
 /** One job per delivery generation: enqueuing it twice (two relays, a retry) adds it once. */
 export const deliveryJobId = (deliveryId: string, generation: number) => `${deliveryId}-${generation}`;
+
+const JOB_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(\d{1,9})$/;
+
+/**
+ * The delivery a job stands for: its data, or, when Redis holds the job without its data (a
+ * command in flight while its keys were deleted wrote part of it back), its id, which names
+ * the delivery and generation. Null for a job that is neither.
+ */
+export function deliveryOfJob(
+  jobId: string | undefined,
+  data: Partial<DeliveryJobData> | undefined,
+): DeliveryJobData | null {
+  if (typeof data?.deliveryId === 'string' && typeof data.generation === 'number') {
+    return { deliveryId: data.deliveryId, generation: data.generation, endpointId: data.endpointId };
+  }
+  const named = JOB_ID.exec(jobId ?? '');
+  return named ? { deliveryId: named[1]!, generation: Number(named[2]) } : null;
+}
 
 export interface DeliveryQueueOptions {
   connection: Redis;
@@ -21,10 +43,12 @@ export interface DeliveryQueueOptions {
   batchSize?: number;
   /**
    * A pending delivery whose job already exists but whose attempt is this much overdue is
-   * checked against Redis, and enqueued again when its job is gone (Redis lost its data,
-   * or the job ran out of BullMQ attempts while PostgreSQL was down).
+   * checked against Redis, and enqueued again when its job is gone (e.g. the job ran out of
+   * BullMQ attempts while PostgreSQL was down).
    */
   overdueAfterMs?: number;
+  /** Jobs checked against Redis per round of `requeueLost`. */
+  requeuePageSize?: number;
 }
 
 /**
@@ -40,18 +64,21 @@ const JOB_OPTIONS: JobsOptions = {
 };
 
 /**
- * The producer side of the BullMQ queue. PostgreSQL is the truth: a delivery is enqueued
- * when its generation has no job yet (`queued_generation IS DISTINCT FROM generation`),
- * and `queued_generation` is set only after Redis accepted the job, so a crash or a Redis
- * outage in between means enqueuing again, never losing the delivery.
+ * The producer side of the BullMQ queue. The store is the truth: a delivery generation is
+ * enqueued while it is not marked queued, and it is marked only after Redis accepted the
+ * job, so a crash or a Redis outage in between means enqueuing again (the job id makes
+ * that harmless), never losing the delivery.
  */
 export class DeliveryQueue {
   readonly queue: Queue<DeliveryJobData>;
   readonly batchSize: number;
   private readonly overdueAfterMs: number;
+  private readonly requeuePageSize: number;
+  private readonly sentinelKey: string;
+  private readonly connection: Redis;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly candidates: EnqueueCandidates,
     options: DeliveryQueueOptions,
   ) {
     this.queue = new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
@@ -63,74 +90,76 @@ export class DeliveryQueue {
     this.queue.on('error', () => undefined);
     this.batchSize = options.batchSize ?? 500;
     this.overdueAfterMs = options.overdueAfterMs ?? 60_000;
+    this.requeuePageSize = options.requeuePageSize ?? 1_000;
+    this.sentinelKey = `${options.prefix}:${DELIVERY_QUEUE}:pis-sentinel`;
+    this.connection = options.connection;
   }
 
   /**
-   * Enqueues pending deliveries whose generation has no job yet; answers how many. A new
-   * generation (a redelivery) starts the retry schedule over: its attempt count is reset
-   * before its job exists, so no attempt of it can be counted against the old schedule.
+   * Whether Redis has lost its data since this was last asked (it was restarted empty, or
+   * this is the first look): a key of ours that only the producer writes is gone. Sets it
+   * again. The first answer of a new process is true, which resynchronises at start.
+   */
+  async redisWasReset(): Promise<boolean> {
+    const set = await this.connection.set(this.sentinelKey, String(Date.now()), 'NX');
+    return set === 'OK';
+  }
+
+  /**
+   * Enqueues pending deliveries whose generation has no job yet; answers how many. A job
+   * waits until its delivery is due.
    */
   async enqueueNew(): Promise<number> {
-    const due = await transaction(this.db, async (sql) => {
-      const found = await sql.rows<{ id: string; generation: number; delay_ms: number }>(
-        `SELECT id, generation,
-                greatest(0, extract(epoch FROM (next_attempt_at - clock_timestamp())) * 1000)::float8 AS delay_ms
-           FROM webhook_deliveries
-          WHERE status = 'pending' AND queued_generation IS DISTINCT FROM generation
-          ORDER BY next_attempt_at LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
-      );
-      if (found.length > 0) {
-        await sql.rows(`UPDATE webhook_deliveries SET attempt_count = 0 WHERE id = ANY($1::uuid[])`, [
-          found.map((d) => d.id),
-        ]);
-      }
-      return found;
-    });
+    const due = await this.candidates.unqueued(this.batchSize);
     if (due.length === 0) return 0;
     await this.queue.addBulk(
-      due.map((d) => ({
+      due.map(({ deliveryId, generation, endpointId, delayMs }) => ({
         name: 'deliver',
-        data: { deliveryId: d.id, generation: Number(d.generation) },
-        opts: { jobId: deliveryJobId(d.id, Number(d.generation)), delay: Math.round(Number(d.delay_ms)) },
+        data: { deliveryId, generation, endpointId },
+        opts: { jobId: deliveryJobId(deliveryId, generation), delay: delayMs },
       })),
     );
-    await statement(
-      this.db,
-      `UPDATE webhook_deliveries d SET queued_generation = q.generation
-         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
-        WHERE d.id = q.id AND d.generation = q.generation`,
-      [due.map((d) => d.id), due.map((d) => Number(d.generation))],
-    );
+    await this.candidates.markQueued(due);
     return due.length;
   }
 
   /**
-   * The safety net: pending deliveries well past their due time whose job Redis no longer
-   * holds (or holds as finished) are enqueued again. Jobs waiting, delayed or active are
-   * left alone; a dead worker's active job comes back through BullMQ's stalled-job check.
+   * The safety net: pending generations marked queued whose job Redis no longer holds (or
+   * holds as completed or failed) are enqueued again, page after page until none is left,
+   * each page checked against Redis at once. `overdueAfterMs`: only deliveries that much past
+   * their due time (the periodic check); null: every one (after Redis lost its data). Jobs
+   * waiting, delayed or active are left alone; a dead worker's active job comes back through
+   * BullMQ's stalled-job check. Answers how many were enqueued again.
    */
-  async requeueLost(limit = 200): Promise<number> {
-    const overdue = await statement<{ id: string; generation: number }>(
-      this.db,
-      `SELECT id, generation FROM webhook_deliveries
-        WHERE status = 'pending' AND queued_generation = generation
-          AND next_attempt_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000)
-        ORDER BY next_attempt_at LIMIT $2`,
-      [this.overdueAfterMs, limit],
-    );
+  async requeueLost(overdueAfterMs: number | null = this.overdueAfterMs): Promise<number> {
     let requeued = 0;
-    for (const { id, generation } of overdue) {
-      const jobId = deliveryJobId(id, Number(generation));
-      const job = await this.queue.getJob(jobId);
-      const state = job ? await job.getState() : 'unknown';
-      if (state !== 'unknown' && state !== 'completed' && state !== 'failed') continue;
-      if (job) await job.remove();
-      await this.queue.add('deliver', { deliveryId: id, generation: Number(generation) }, { jobId });
-      requeued += 1;
+    let after: string | null = null;
+    for (;;) {
+      const page = await this.candidates.overdueQueued(overdueAfterMs, this.requeuePageSize, after);
+      if (page.length === 0) return requeued;
+      const jobIds = page.map((j) => deliveryJobId(j.deliveryId, j.generation));
+      const states = await Promise.all(jobIds.map((id) => this.queue.getJobState(id)));
+      const lost = page.filter((_, i) => LOST_STATES.has(states[i]!));
+      const finished = jobIds.filter((_, i) => states[i] === 'completed' || states[i] === 'failed');
+      await Promise.all(finished.map((id) => this.queue.remove(id)));
+      if (lost.length > 0) {
+        // An attempt that ended after the loss may have written part of its job back (a hash
+        // in no state): BullMQ would take it for the job and add nothing. Gone first.
+        await Promise.all(
+          jobIds.filter((_, i) => LOST_STATES.has(states[i]!)).map((id) => this.queue.remove(id)),
+        );
+        await this.queue.addBulk(
+          lost.map(({ deliveryId, generation, endpointId }) => ({
+            name: 'deliver',
+            data: { deliveryId, generation, endpointId },
+            opts: { jobId: deliveryJobId(deliveryId, generation) },
+          })),
+        );
+      }
+      requeued += lost.length;
+      if (page.length < this.requeuePageSize) return requeued;
+      after = page[page.length - 1]!.position;
     }
-    return requeued;
   }
 
   async close(): Promise<void> {

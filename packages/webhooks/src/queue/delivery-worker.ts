@@ -1,21 +1,29 @@
-import { DelayedError, Worker, type Job } from 'bullmq';
+import type { DeliveryLeases } from '@pis/domain';
+import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DeliveryAttempts } from '../delivery/delivery-attempts';
-import type { DeliveryRecords } from '../delivery/delivery-records';
+import { EndpointSlots, type AttemptPace } from '../delivery/endpoint-slots';
 import { settlesWithin } from '../shared/settles-within';
-import { DELIVERY_QUEUE, type DeliveryJobData } from './delivery-queue';
+import { DELIVERY_QUEUE, deliveryOfJob, type DeliveryJobData } from './delivery-queue';
 
 export interface DeliveryWorkerOptions {
   connection: Redis;
   prefix: string;
   /** Attempts in flight at once. */
   concurrency: number;
-  /** How long a job's lock lives without renewal; a dead worker's jobs come back after it. */
-  lockDurationMs?: number;
+  /** How long a claimed delivery is held (the lease), and a job's lock without renewal: a dead worker's jobs come back after it. */
+  leaseMs: number;
   /** How long `close()` waits for attempts in flight before it lets go of them. */
   closeTimeoutMs?: number;
+  /** The attempt timeout: a slot of a capped endpoint frees within it. */
+  timeoutMs: number;
+  /** An attempt running longer than this marks its endpoint as struggling. */
+  slowAfterMs: number;
 }
+
+/** A parked job comes back by itself within this many leases, if it is not called back first. */
+const PARKED_AT_MOST_LEASES = 3;
 
 /** A delayed job re-checks PostgreSQL at least this soon after it wakes too early. */
 const MIN_DELAY_MS = 50;
@@ -29,26 +37,35 @@ const MIN_DELAY_MS = 50;
 export class DeliveryWorker {
   readonly worker: Worker<DeliveryJobData>;
   private readonly closeTimeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly timeoutMs: number;
+  private readonly slots: EndpointSlots;
   /** Jobs being processed, so closing knows when the attempts in flight are done. */
   private readonly inFlight = new Set<Promise<void>>();
   private lastErrorLoggedAt = 0;
   private errorsNotLogged = 0;
 
   constructor(
-    private readonly records: DeliveryRecords,
+    private readonly leases: DeliveryLeases,
     private readonly attempts: DeliveryAttempts,
     private readonly logger: Logger,
     options: DeliveryWorkerOptions,
   ) {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 15_000;
-    const lockDuration = options.lockDurationMs ?? 30_000;
+    this.leaseMs = options.leaseMs;
+    this.timeoutMs = options.timeoutMs;
+    this.slots = new EndpointSlots({ concurrency: options.concurrency, slowAfterMs: options.slowAfterMs });
+    // A dead worker's job is handed out again after its lock expired and two stalled checks
+    // saw it (BullMQ): lock + 2 checks = one lease, when the delivery's own lease ends too.
+    const lockDuration = Math.max(2_000, Math.round(options.leaseMs / 2));
+    const stalledInterval = Math.max(1_000, Math.round(options.leaseMs / 4));
     this.worker = new Worker<DeliveryJobData>(DELIVERY_QUEUE, (job, token) => this.process(job, token), {
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency,
       autorun: false,
       lockDuration,
-      stalledInterval: lockDuration,
+      stalledInterval,
       // A job whose worker died is handed out again; the lease in PostgreSQL keeps a
       // still-living slow worker and the next one from attempting at the same time.
       maxStalledCount: 10,
@@ -106,17 +123,70 @@ export class DeliveryWorker {
   }
 
   private async handle(job: Job<DeliveryJobData>, token?: string): Promise<string> {
-    const { deliveryId, generation } = job.data;
-    const claim = await this.records.claimById(deliveryId, generation);
-    if (claim.kind === 'nothing-to-do') return claim.why;
-    const retryAt =
-      claim.kind === 'not-due'
-        ? claim.dueAt
-        : await this.attempts
-            .run(claim.delivery)
-            .then((d) => (d.kind === 'retry' ? Date.now() + d.delayMs : null));
-    if (retryAt === null) return 'attempted';
-    await job.moveToDelayed(Math.max(retryAt, Date.now() + MIN_DELAY_MS), token);
+    const delivery = deliveryOfJob(job.id, job.data);
+    if (delivery === null) return 'not a delivery job';
+    const { deliveryId, generation, endpointId } = delivery;
+    const takenAt = Date.now();
+    if (endpointId !== undefined) {
+      const called = this.slots.arrived(endpointId, job.id!);
+      if (!this.slots.tryTake(endpointId, takenAt, called)) return this.park(job, token, endpointId, takenAt);
+    }
+    let pace: AttemptPace | undefined;
+    try {
+      const claim = await this.leases.claimById(deliveryId, generation, this.leaseMs);
+      if (claim.kind === 'nothing-to-do') return claim.why;
+      if (claim.kind === 'not-due') return this.later(job, token, claim.dueAt.epochMillis());
+      const attempted = await this.attempts.run(claim.delivery);
+      pace = attempted.pace;
+      if (attempted.decision.kind !== 'retry') return 'attempted';
+      return this.later(job, token, Date.now() + attempted.decision.delayMs);
+    } finally {
+      if (endpointId !== undefined) this.slots.release(endpointId, takenAt, pace);
+    }
+  }
+
+  /**
+   * The endpoint holds its share of this process's slots: the job waits in the delayed set
+   * without claiming its delivery, until a slot of its endpoint frees here and calls it back
+   * (promoted to the end of the queue), or by itself after its turn, at most three leases
+   * (the bound of a job lost otherwise, decision 0050): a job parked by a process that died
+   * is back within that, and a long line of a hanging endpoint does not cycle through the
+   * queue once a lease.
+   */
+  private async park(
+    job: Job<DeliveryJobData>,
+    token: string | undefined,
+    endpointId: string,
+    now: number,
+  ): Promise<never> {
+    // The line may hold thousands of jobs: a waiter keeps the job's id, not the job.
+    const jobId = job.id!;
+    let delayed: Promise<void> = Promise.resolve();
+    const wake = async (): Promise<boolean> => {
+      await delayed.catch(() => undefined);
+      return new Job<DeliveryJobData>(this.worker, 'deliver', {} as DeliveryJobData, {}, jobId)
+        .promote()
+        .then(
+          () => true,
+          () => false,
+        );
+    };
+    const waitMs = this.slots.park(
+      endpointId,
+      jobId,
+      wake,
+      this.timeoutMs,
+      PARKED_AT_MOST_LEASES * this.leaseMs,
+      now,
+    );
+    delayed = job.moveToDelayed(Math.max(now + waitMs, Date.now() + MIN_DELAY_MS), token);
+    await delayed;
+    throw new DelayedError();
+  }
+
+  /** Moves the job to the delayed set until `at` (at least a moment from now). */
+  private async later(job: Job<DeliveryJobData>, token: string | undefined, at: number): Promise<never> {
+    await job.moveToDelayed(Math.max(at, Date.now() + MIN_DELAY_MS), token);
     throw new DelayedError();
   }
 }

@@ -1,8 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
-import { OutboxListener } from '../relay/outbox-listener';
-import { OutboxRelay } from '../relay/outbox-relay';
 import { relayLoop } from '../relay/relay-loop';
 import { WakeableLoop } from '../shared/wakeable-loop';
 import { DeliveryQueue } from './delivery-queue';
@@ -14,20 +12,17 @@ export interface QueuedDeliveryOptions extends DeliveryDeps {
   prefix: string;
   /** Attempts in flight at once in this process. */
   concurrency: number;
-  /** Set with PostgreSQL: LISTEN for outbox commits. */
-  databaseUrl?: string | null;
   /** Poll fallback of the relay and of the enqueuer. */
   pollMs?: number;
   /** How long `stop()` waits for attempts in flight. */
   closeTimeoutMs?: number;
-  newId?: () => string;
 }
 
 /**
- * The worker deployment (decisions section 9): the outbox relay, the enqueuer that turns
- * new delivery generations into BullMQ jobs (and puts back jobs Redis lost), and the BullMQ
- * worker that attempts them. The relay needs only PostgreSQL, so events keep turning into
- * deliveries while Redis is away; the enqueuer catches up when it is back.
+ * The worker deployment: the outbox relay (woken by commit signals), the enqueuer that
+ * turns new delivery generations into BullMQ jobs (and puts back jobs Redis lost), and the
+ * BullMQ worker that attempts them. The relay needs only the store, so events keep turning
+ * into deliveries while Redis is away; the enqueuer catches up when it is back.
  */
 export class QueuedDelivery {
   readonly stack: DeliveryStack;
@@ -35,14 +30,18 @@ export class QueuedDelivery {
   private readonly worker: DeliveryWorker;
   private readonly relay: WakeableLoop;
   private readonly enqueuer: WakeableLoop;
-  private readonly listener: OutboxListener | null;
+  private readonly options: QueuedDeliveryOptions;
+  private readonly logger: Logger;
+  private unsubscribe: (() => Promise<void>) | null = null;
   private readonly producerRedis: Redis;
   private readonly workerRedis: Redis;
   private readonly lostCheckEveryMs: number;
   private lastLostCheck = 0;
 
   constructor(options: QueuedDeliveryOptions) {
+    this.options = options;
     const logger: Logger = options.logger;
+    this.logger = logger;
     this.stack = deliveryStack(options);
     const pollMs = options.pollMs ?? 500;
     // The producer fails fast while Redis is down (the enqueuer retries); the worker waits.
@@ -51,16 +50,18 @@ export class QueuedDelivery {
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
     const overdueAfterMs = 2 * this.stack.leaseMs;
     this.lostCheckEveryMs = overdueAfterMs / 2;
-    this.queue = new DeliveryQueue(options.db, {
+    this.queue = new DeliveryQueue(options.store.candidates, {
       connection: this.producerRedis,
       prefix: options.prefix,
       overdueAfterMs,
     });
-    this.worker = new DeliveryWorker(this.stack.records, this.stack.attempts, logger, {
+    this.worker = new DeliveryWorker(options.store.leases, this.stack.attempts, logger, {
       connection: this.workerRedis,
       prefix: options.prefix,
       concurrency: options.concurrency,
-      lockDurationMs: this.stack.leaseMs,
+      leaseMs: this.stack.leaseMs,
+      timeoutMs: this.stack.timeoutMs,
+      slowAfterMs: this.stack.slowAfterMs,
       closeTimeoutMs: options.closeTimeoutMs,
     });
     this.enqueuer = new WakeableLoop(() => this.enqueue(), {
@@ -69,18 +70,18 @@ export class QueuedDelivery {
       logger,
       name: 'webhook-enqueuer',
     });
-    this.relay = relayLoop(new OutboxRelay(options.db, 500, options.newId), {
+    this.relay = relayLoop(options.store.relay, {
       pollMs,
       logger,
       onDeliveries: () => this.enqueuer.wake(),
     });
-    this.listener = options.databaseUrl
-      ? new OutboxListener(options.databaseUrl, () => this.relay.wake(), logger)
-      : null;
   }
 
   async start(): Promise<void> {
-    await this.listener?.start();
+    // The producer queues no command while it connects: its first round waits for the
+    // connection (for a while; a Redis still down then is the enqueuer's to retry and log).
+    await readyWithin(this.producerRedis, 10_000);
+    this.unsubscribe = await this.options.store.signals.subscribe(() => this.relay.wake());
     this.relay.start();
     this.enqueuer.start();
     this.worker.start();
@@ -92,7 +93,8 @@ export class QueuedDelivery {
 
   /** Stops relaying and enqueuing, lets the worker finish what it holds (up to its close timeout). */
   async stop(): Promise<void> {
-    await this.listener?.stop();
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
     await Promise.all([this.relay.stop(), this.enqueuer.stop()]);
     await this.worker.close();
     await this.queue.close();
@@ -102,12 +104,34 @@ export class QueuedDelivery {
     );
   }
 
+  /**
+   * One round of the enqueuer: after Redis lost its data (or at start), every queued
+   * delivery is checked against Redis at once; otherwise only overdue ones, once per lease.
+   */
   private async enqueue(): Promise<boolean> {
-    const enqueued = await this.queue.enqueueNew();
-    if (Date.now() - this.lastLostCheck >= this.lostCheckEveryMs) {
-      await this.queue.requeueLost();
+    const reset = await this.queue.redisWasReset();
+    if (reset || Date.now() - this.lastLostCheck >= this.lostCheckEveryMs) {
+      const requeued = await this.queue.requeueLost(reset ? null : undefined);
+      if (requeued > 0) {
+        this.logger.warn({ requeued, redisWasReset: reset }, 'webhook jobs lost by Redis enqueued again');
+      }
       this.lastLostCheck = Date.now();
     }
+    const enqueued = await this.queue.enqueueNew();
     return enqueued === this.queue.batchSize;
   }
+}
+
+/** Resolves once `redis` is connected, or after `ms` (whatever its state then). */
+async function readyWithin(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+    function done() {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+  });
 }

@@ -20,7 +20,7 @@ export type StaticCheck =
   { ok: true; url: URL; hostname: string; literal: boolean } | { ok: false; reason: string };
 
 /**
- * Decisions section 7: `https` only (unless insecure URLs are allowed), and no receiver
+ * docs/reference/webhooks.md#receiver-urls: `https` only (unless insecure URLs are allowed), and no receiver
  * on loopback, private, link-local, unique-local, CGNAT or metadata addresses (unless
  * private URLs are allowed; metadata never). A host name is refused when any address it
  * resolves to is refused, so one bad record cannot slip through. The same rule is applied

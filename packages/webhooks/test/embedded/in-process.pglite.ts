@@ -8,7 +8,7 @@ describeDeliveryBehaviour(
   'in-process delivery on embedded PGlite',
   async (h, settings) => {
     const delivery = new InProcessDelivery({
-      db: h.db.dataSource,
+      store: h.persistence.pipeline,
       endpoints: h.persistence.queries.webhooks,
       logger: testLogger,
       settings,

@@ -12,8 +12,8 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@pis/domain';
-import { createDataSource, createPersistence, runMigrations, type Persistence } from '@pis/persistence';
-import { createTestDatabase, type TestDatabase } from '@pis/persistence/src/test-support';
+import { createPersistence, openDatabase, runMigrations, type Persistence } from '@pis/persistence';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
 import { AesGcmSecretCipher, CryptoSecretFactory } from '@pis/runtime';
 import { at, commit, givenLocationRow } from '@pis/testing';
 
@@ -33,13 +33,14 @@ export async function openHarness(): Promise<Harness> {
 /** The same on embedded PGlite in a temporary directory (`db.url` is empty: there is no server). */
 export async function openEmbeddedHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pis-webhooks-pglite-'));
-  const dataSource = await createDataSource({ dataDir });
-  await runMigrations(dataSource);
+  const database = await openDatabase({ dataDir });
+  await runMigrations(database.dataSource);
   return withPersistence({
     url: '',
-    dataSource,
+    dataSource: database.dataSource,
+    database,
     async drop() {
-      if (dataSource.isInitialized) await dataSource.destroy();
+      await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   });
@@ -47,7 +48,7 @@ export async function openEmbeddedHarness(): Promise<Harness> {
 
 function withPersistence(db: TestDatabase): Harness {
   const key = randomBytes(32);
-  const persistence = createPersistence(db.dataSource, { cipher: new AesGcmSecretCipher(key) });
+  const persistence = createPersistence(db.database, { cipher: new AesGcmSecretCipher(key) });
   return { db, persistence, secretsKey: key.toString('base64'), close: () => db.drop() };
 }
 
@@ -108,9 +109,12 @@ export async function requestRedelivery(
   locationId: string,
   deliveryId: string,
 ): Promise<boolean> {
-  return commit(h.persistence.uow, (tx) =>
-    tx.webhookDeliveries.requestRedelivery(locationId, deliveryId, now()),
-  );
+  return commit(h.persistence.uow, (tx) => tx.webhookDeliveries.requestRedelivery(locationId, deliveryId));
+}
+
+/** Relays every committed event, as the relay loop would. */
+export async function relayAll(h: Harness): Promise<void> {
+  while ((await h.persistence.pipeline.relay.relayBatch(500)).events === 500);
 }
 
 export async function deliveries(h: Harness, locationId: string): Promise<WebhookDelivery[]> {
@@ -150,10 +154,18 @@ const TABLE = '6f1c2b8e-4a5d-4c3e-9b7a-1d2e3f4a5b6c';
 const OTHER_TABLE = '7a2d3c9f-5b6e-4d4f-8c8b-2e3f4a5b6c7d';
 const ORDER = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
-/** One event of every type, with the `data` decisions section 7 lists. */
+/** One event of every type, with the `data` docs/reference/webhooks.md#events lists. */
 export function oneEventOfEveryType(): DomainEvent[] {
   return [
-    { type: 'floorplan.published', occurredAt: T, data: { version: 3, publishedAt: T.toIso() } },
+    {
+      type: 'floorplan.published',
+      occurredAt: T,
+      data: {
+        version: 3,
+        publishedAt: T.toIso(),
+        changes: { added: [], deactivated: [], reactivated: [], relabelled: [], updated: [] },
+      },
+    },
     {
       type: 'table.occupied',
       occurredAt: T,
@@ -187,6 +199,60 @@ export function oneEventOfEveryType(): DomainEvent[] {
         currency: 'EUR',
         covers: 4,
         occurredAt: T.toIso(),
+        totals: {
+          subtotalMinor: 12_450,
+          discountMinor: 0,
+          taxMinor: 0,
+          tipMinor: 0,
+          paidMinor: 0,
+          balanceMinor: 12_450,
+        },
+      },
+    },
+    {
+      type: 'table.status_changed',
+      occurredAt: T,
+      data: {
+        tableIds: [TABLE],
+        orderId: ORDER,
+        reservationExternalId: 'R-1',
+        serviceStatus: 'bill_requested',
+        occurredAt: T.toIso(),
+      },
+    },
+    {
+      type: 'order.closed',
+      occurredAt: T,
+      data: {
+        orderId: ORDER,
+        reservationExternalId: 'R-1',
+        tableIds: [TABLE],
+        covers: 4,
+        currency: 'EUR',
+        openedAt: T.toIso(),
+        closedAt: T.toIso(),
+        check: {
+          items: [
+            {
+              id: ORDER,
+              label: 'Menu',
+              quantity: 1,
+              amountMinor: 12_450,
+              taxRateBps: 1000,
+              course: 'main',
+              voided: false,
+            },
+          ],
+          discounts: [],
+          payments: [{ id: ORDER, amountMinor: 12_450, tipMinor: 0, tender: 'card', paidAt: T.toIso() }],
+          subtotalMinor: 12_450,
+          discountMinor: 0,
+          taxMinor: 1132,
+          totalMinor: 12_450,
+          tipMinor: 0,
+          paidMinor: 12_450,
+          balanceMinor: 0,
+        },
       },
     },
   ];

@@ -112,7 +112,8 @@ export class Receiver {
       const answer = () => {
         if (!res.destroyed) res.writeHead(reply.status, reply.headers).end();
       };
-      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      // A delayed answer never keeps the test process alive after the receiver closed.
+      if (reply.delayMs) setTimeout(answer, reply.delayMs).unref();
       else answer();
     });
     const waiters = this.waiters;

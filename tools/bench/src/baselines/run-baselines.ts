@@ -22,6 +22,15 @@ export async function prepareUpsertTable(
   await withClient(databaseUrl, async (client) => {
     await client.query(`DROP TABLE IF EXISTS ${BASELINE_TABLE}`);
     await client.query(`CREATE TABLE ${BASELINE_TABLE} (LIKE reservations INCLUDING ALL)`);
+    // LIKE copies no storage parameters: the same fillfactor, so both tables get the same HOT updates.
+    const [{ options }] = (
+      await client.query<{ options: string[] | null }>(
+        `SELECT reloptions AS options FROM pg_class WHERE oid = 'reservations'::regclass`,
+      )
+    ).rows as [{ options: string[] | null }];
+    if (options !== null && options.length > 0) {
+      await client.query(`ALTER TABLE ${BASELINE_TABLE} SET (${options.join(', ')})`);
+    }
     await client.query(
       `INSERT INTO ${BASELINE_TABLE} SELECT * FROM reservations WHERE location_id = $1 AND external_id LIKE $2`,
       [locationId, `${prefix}-%`],

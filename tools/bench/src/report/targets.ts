@@ -51,7 +51,7 @@ export function atMost(
   };
 }
 
-/** The targets of issue 5, checked against one run (for each API_WORKERS pass). */
+/** The performance targets, checked against one run (for each API_WORKERS pass). */
 export function checkTargets(results: readonly ScenarioResult[]): Target[] {
   const targets: Target[] = [];
   const find = (name: string, workers: number | null) =>
@@ -89,6 +89,29 @@ export function checkTargets(results: readonly ScenarioResult[]): Target[] {
   if (paced) {
     const p99 = Number(paced.metrics['commit-to-receipt p99 ms']);
     targets.push(atMost('webhook-pipeline commit-to-receipt p99 at 500 events/s', null, p99, 250, ' ms'));
+  }
+
+  const lost = results.find((r) => r.name === 'webhook-redis-lost');
+  if (lost) {
+    const drained = Number(lost.metrics['last delivery after the loss, ms']);
+    const limit = Number(lost.metrics['target: 1 lease + lost / burst rate, ms']);
+    targets.push(
+      atMost(
+        'webhook jobs lost with Redis: loss to last receipt (1 lease + lost / burst rate)',
+        null,
+        drained,
+        limit,
+        ' ms',
+      ),
+    );
+  }
+
+  const noisy = results.find((r) => r.name === 'webhook-noisy-neighbour');
+  if (noisy) {
+    const ratio = Number(noisy.metrics['p99 beside / p99 alone']);
+    targets.push(
+      atMost('webhook noisy neighbour: p99 beside a hanging endpoint / p99 alone', null, ratio, 2, ''),
+    );
   }
 
   // Each pass starts its own API and worker; the baselines run beside idle ones and do not count.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { call, PROVIDER } from '../api-client';
+import { deleteRedisPrefix } from '../database';
 import { buckets, round, summarize, type Sample } from '../report/stats';
 import { measure, type ScenarioContext, type ScenarioResult } from '../scenario';
 import type { BenchLocation } from '../seed';
@@ -13,7 +14,12 @@ const PACED_RATE = 500;
 
 export interface WebhookOptions {
   burstEvents: number;
+  /** The worker's Redis key prefix: the Redis-lost run deletes everything under it. */
+  queuePrefix: string;
 }
+
+/** The delivery lease at the default `WEBHOOK_TIMEOUT_MS` (10 s): 2 x timeout + 5 s. */
+const LEASE_MS = 25_000;
 
 /**
  * Events exactly as the outbox adapter commits them: bump the location's event sequence
@@ -21,7 +27,7 @@ export interface WebhookOptions {
  * commits `count` events per transaction; the paced run one event per statement (a single
  * statement is its own transaction).
  */
-const BURST_SQL = `
+export const BURST_SQL = `
   WITH seq AS (
     UPDATE locations SET event_sequence = event_sequence + $3 WHERE id = $1 RETURNING event_sequence
   ), inserted AS (
@@ -35,7 +41,7 @@ const BURST_SQL = `
   )
   SELECT (SELECT array_agg(id) FROM inserted) AS ids, pg_notify('${OUTBOX_CHANNEL}', $1::text)`;
 
-const ONE_SQL = `
+export const ONE_SQL = `
   WITH seq AS (
     UPDATE locations SET event_sequence = event_sequence + 1 WHERE id = $1 RETURNING event_sequence
   ), inserted AS (
@@ -93,6 +99,7 @@ export async function webhookPipeline(
     const steady = hi > lo ? round(((receipts.length * 0.8) / (hi - lo)) * 1000, 0) : Number.NaN;
     const sustained = round((options.burstEvents / drainedMs) * 1000, 0);
     const burstSamples: Sample[] = receipts.map((at) => [at - started, at - started]);
+    const burstDuplicates = receiver.duplicates;
 
     ctx.log(`webhook-pipeline: ${PACED_RATE} events/s for ${ctx.durationS} s`);
     const b = await measure(ctx, () => paced(pool, location.locationId, tableId, ctx.durationS));
@@ -103,6 +110,10 @@ export async function webhookPipeline(
     }
     const latency = summarize(samples.map(([, l]) => l));
     const stages = await stageBreakdown(pool, [...b.value.commits.keys()], receiver.received);
+
+    ctx.log(`webhook-pipeline: Redis loses ${options.burstEvents.toLocaleString('en')} waiting jobs`);
+    const c = await measure(ctx, () => redisLost(pool, receiver, burst, location.locationId, options));
+    const lostTarget = round(LEASE_MS + (c.value.lost / sustained) * 1000, 0);
 
     const common = {
       // The services of this pass ran it, but the API takes no part: events are committed in SQL.
@@ -122,7 +133,7 @@ export async function webhookPipeline(
           'last delivery after ms': drainedMs,
           'deliveries/s (all, from the first commit)': sustained,
           'deliveries/s (steady: middle 80 % of receipts)': steady,
-          'duplicate deliveries': receiver.duplicates,
+          'duplicate deliveries': burstDuplicates,
         },
         timeline: buckets(burstSamples, 1000),
         bucketMs: 1000,
@@ -150,11 +161,66 @@ export async function webhookPipeline(
           'Commit time is when the committing statement returned to the benchmark; receipt is when the receiver saw the request (same clock).',
         ],
       },
+      {
+        ...common,
+        name: 'webhook-redis-lost',
+        description: `${options.burstEvents.toLocaleString('en')} deliveries queued in Redis behind a stalled receiver, then every key of the queue's prefix deleted (what a Redis restarted without persistence leaves) and the receiver answering again: time from the loss to the last receipt`,
+        usage: c.usage,
+        waits: c.waits,
+        metrics: {
+          'jobs lost (queued, not yet received)': c.value.lost,
+          'Redis keys deleted': c.value.keys,
+          'last delivery after the loss, ms': c.value.drainedMs,
+          'target: 1 lease + lost / burst rate, ms': lostTarget,
+          'duplicate deliveries': c.value.duplicates,
+        },
+        timeline: buckets(c.value.samples, 1000),
+        bucketMs: 1000,
+        notes: [
+          `Target (decision 0050): one lease (${LEASE_MS} ms at the default timeout) plus the lost jobs at the burst's delivery rate.`,
+        ],
+      },
     ];
   } finally {
     await pool.end();
     await receiver.stop();
   }
+}
+
+/**
+ * Stalls the receiver, commits the burst and waits until every delivery of it is queued in
+ * Redis, deletes the queue's keys, lets the receiver answer again, and times the drain.
+ */
+async function redisLost(
+  pool: Pool,
+  receiver: WebhookReceiver,
+  burst: (count: number) => Promise<string[]>,
+  locationId: string,
+  options: WebhookOptions,
+) {
+  const duplicatesBefore = receiver.duplicates;
+  receiver.hold();
+  const ids = await burst(options.burstEvents);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries
+        WHERE location_id = $1 AND event_id = ANY($2::uuid[]) AND queued_generation = generation`,
+      [locationId, ids],
+    );
+    if (rows[0]!.n === ids.length) break;
+    if (Date.now() > deadline) throw new Error(`only ${rows[0]!.n} of ${ids.length} deliveries were queued`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const keys = await deleteRedisPrefix(options.queuePrefix);
+  const lostAt = Date.now();
+  const lost = ids.filter((id) => !receiver.received.has(id)).length;
+  receiver.release();
+  await receiver.all(ids, 600_000);
+  const receipts = ids.map((id) => receiver.received.get(id)!).filter((at) => at >= lostAt);
+  const drainedMs = Math.max(...receipts) - lostAt;
+  const samples: Sample[] = receipts.map((at) => [at - lostAt, at - lostAt]);
+  return { lost, keys, drainedMs, samples, duplicates: receiver.duplicates - duplicatesBefore };
 }
 
 /** Commits one event every 1000/PACED_RATE ms; notes each event's commit time. */

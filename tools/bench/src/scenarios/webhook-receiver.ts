@@ -11,6 +11,8 @@ export class WebhookReceiver {
   readonly received = new Map<string, number>();
   duplicates = 0;
   private server: Server | null = null;
+  /** Answers held back while the receiver stalls (`hold`), sent by `release`. */
+  private held: (() => void)[] | null = null;
   private waiting: { ids: readonly string[]; cursor: number; resolve: () => void } | null = null;
 
   async start(): Promise<string> {
@@ -19,12 +21,28 @@ export class WebhookReceiver {
       if (this.received.has(id)) this.duplicates++;
       else this.received.set(id, Date.now());
       req.resume();
-      req.on('end', () => res.writeHead(204).end());
+      req.on('end', () => {
+        const answer = () => res.writeHead(204).end();
+        if (this.held) this.held.push(answer);
+        else answer();
+      });
       if (this.waiting && this.received.size % 100 === 0) this.check();
     });
     this.server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** Stops answering (requests are still noted as they arrive): a receiver that stalls. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Answers every held request and answers at once from now on. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const answer of held) answer();
   }
 
   /** Resolves once every id has arrived; rejects after `timeoutMs` naming how many are missing. */

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { Response } from 'supertest';
-import type { TestDatabase } from '@pis/persistence/src/test-support';
+import type { TestDatabase } from '@pis/persistence/test-support';
 import { ERROR_CODE_VALUES } from '@pis/contract';
 import { expectEnvelope } from '../../support/envelope';
 import { requestFieldsOf, type Json } from '../../support/wire';

@@ -150,7 +150,12 @@ function outOfBounds(node: Node): unknown[] {
     if (schema.minimum !== undefined) bad.push(schema.minimum - 1, -1e308);
     if (schema.exclusiveMinimum !== undefined) bad.push(schema.exclusiveMinimum, -1e-300);
     if (types.includes('integer') && !types.includes('number')) {
-      bad.push(1.5, 2 ** 53 + 2, -(2 ** 31) - 1, 2 ** 31);
+      bad.push(1.5, 2 ** 53 + 2);
+      // Past 32 bits, where the range stops there (sequences go to 2^53 - 1).
+      const outside = (n: number) =>
+        (schema.maximum !== undefined && n > schema.maximum) ||
+        (schema.minimum !== undefined && n < schema.minimum);
+      bad.push(...[-(2 ** 31) - 1, 2 ** 31].filter(outside));
     }
   }
   if (types.includes('array') && Array.isArray(value)) {

@@ -32,6 +32,7 @@ export interface Schema {
   required?: readonly string[];
   additionalProperties?: boolean;
   minProperties?: number;
+  maxProperties?: number;
 }
 
 /** A JSON path as property names and array indexes. */
@@ -201,7 +202,10 @@ export function validOf(
         { requiredKeys: [...(schema.required ?? [])] },
       );
       const min = schema.minProperties ?? 0;
-      return min > 0 ? record.filter((v) => Object.keys(v).length >= min) : record;
+      const max = schema.maxProperties ?? Infinity;
+      return min > 0 || max < Infinity
+        ? record.filter((v) => Object.keys(v).length >= min && Object.keys(v).length <= max)
+        : record;
     }
     default:
       throw new Error(`fuzz-schema: no generator for type ${concrete[0]} at /${path.join('/')}`);

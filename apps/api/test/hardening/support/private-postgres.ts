@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive } from '@pis/persistence/src/test-support';
+import { isAlive } from '@pis/persistence/test-support';
 import { Client } from 'pg';
 import { freePort } from '../../support/api-process';
 

@@ -1,21 +1,43 @@
-import type { ApiKeyRecord, Location } from '../../access/location';
+import { displayPrefix, keyModeOfKey } from '../../access/api-key';
+import { keyModeOf, type ApiKeyRecord, type Location } from '../../access/location';
 import { fail, ok } from '../../shared/outcome';
-import type { Authenticate, CreateLocation, IssueApiKey, RevokeApiKey } from '../use-case.types';
+import type { Instant } from '../../shared/instant';
+import type { UseCase } from '../use-case.types';
 import { requireLocation } from './require-location';
 
-export const createLocation: CreateLocation = async (deps, { name, brand, currency }) => {
-  const location: Location = { id: deps.ids.uuid(), name, brand, currency, createdAt: deps.clock.now() };
+/** Any failure is `unauthorized`; `sandbox` says the key is a test key of a sandbox location. */
+export type Authenticate = UseCase<{ key: string }, { locationId: string; keyId: string; sandbox: boolean }>;
+/** `sandbox` (default false) makes a sandbox location, whose keys are test keys. */
+export type CreateLocation = UseCase<
+  { name: string; brand: string; currency: string; sandbox?: boolean },
+  Location
+>;
+export type IssueApiKey = UseCase<{ locationId: string }, { id: string; key: string; createdAt: Instant }>;
+export type RevokeApiKey = UseCase<{ locationId: string; keyId: string }, { keyId: string }>;
+
+export const createLocation: CreateLocation = async (deps, { name, brand, currency, sandbox = false }) => {
+  const location: Location = {
+    id: deps.ids.uuid(),
+    name,
+    brand,
+    currency,
+    sandbox,
+    createdAt: deps.clock.now(),
+  };
   return deps.uow.run(async (tx) => {
     await tx.locations.insert(location);
     return ok(location);
   });
 };
 
-/** The full key is returned once; only its SHA-256 and a display prefix are stored. */
+/**
+ * The full key is returned once; only its SHA-256 and a display prefix are stored. A
+ * sandbox location's keys are test keys (`<brand>_sk_test_...`), any other's live keys.
+ */
 export const issueApiKey: IssueApiKey = async (deps, { locationId }) => {
   const location = await requireLocation(deps, locationId);
   if (!location.ok) return location;
-  const key = deps.secrets.apiKey(location.value.brand);
+  const key = deps.secrets.apiKey(location.value.brand, keyModeOf(location.value));
   const record: ApiKeyRecord = {
     id: deps.ids.uuid(),
     locationId,
@@ -37,19 +59,19 @@ export const revokeApiKey: RevokeApiKey = async (deps, { locationId, keyId }) =>
       : fail('not_found', `location ${locationId} has no key ${keyId}`),
   );
 
-const KEY_SHAPE = /^[a-z0-9]{2,20}_sk_live_[A-Za-z0-9]{32,}$/;
-
-/** Resolves a bearer key to its location; anything but a live, unrevoked key is `unauthorized`. */
+/**
+ * Resolves a bearer key to its location; anything but an unrevoked key is `unauthorized`.
+ * Sandbox and live never mix: a test key authenticates only a sandbox location and a live
+ * key only a live one, whatever the stored hash says.
+ */
 export const authenticate: Authenticate = async (deps, { key }) => {
-  if (!KEY_SHAPE.test(key)) return unauthorized();
+  const mode = keyModeOfKey(key);
+  if (mode === null) return unauthorized();
   const found = await deps.queries.access.findActiveKeyByHash(deps.hasher.hash(key));
-  return found ? ok({ locationId: found.locationId, keyId: found.id }) : unauthorized();
+  if (!found) return unauthorized();
+  const location = await deps.queries.access.findLocation(found.locationId);
+  if (!location || keyModeOf(location) !== mode) return unauthorized();
+  return ok({ locationId: found.locationId, keyId: found.id, sandbox: location.sandbox });
 };
 
 const unauthorized = () => fail('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
-
-/** Enough of a key to recognise it in a list, useless to call with. */
-export function displayPrefix(key: string): string {
-  const live = key.indexOf('_sk_live_');
-  return key.slice(0, live + '_sk_live_'.length + 4);
-}

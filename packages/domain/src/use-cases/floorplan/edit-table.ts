@@ -1,7 +1,10 @@
 import { applyTableEdit } from '../../floorplan/table-edit';
 import { fail, ok } from '../../shared/outcome';
-import type { EditTable } from '../use-case.types';
+import type { Table, TablePatch } from '../../floorplan/floor-plan';
+import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';
+
+export type EditTable = UseCase<{ locationId: string; tableId: string; patch: TablePatch }, Table>;
 
 /** A backoffice edit of the working plan; it reaches the provider with the next publish. */
 export const editTable: EditTable = async (deps, { locationId, tableId, patch }) => {

@@ -1,6 +1,9 @@
 import { planImport } from '../../floorplan/floor-plan-import';
 import { ok } from '../../shared/outcome';
-import type { ImportFloorPlan } from '../use-case.types';
+import type { FloorPlanImportInput, ImportResult } from '../../floorplan/floor-plan';
+import type { UseCase } from '../use-case.types';
+
+export type ImportFloorPlan = UseCase<{ locationId: string; input: FloorPlanImportInput }, ImportResult>;
 
 /** One-shot onboarding: creates (or, with `replaceDraft`, overwrites) the never-published draft. */
 export const importFloorPlan: ImportFloorPlan = async (deps, { locationId, input }) =>

@@ -1,6 +1,10 @@
 import { fail, ok } from '../../shared/outcome';
-import type { GetPublishedFloorPlan, GetWorkingPlan } from '../use-case.types';
+import type { PublishedFloorPlan, WorkingPlan } from '../../floorplan/floor-plan';
+import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';
+
+export type GetPublishedFloorPlan = UseCase<{ locationId: string }, PublishedFloorPlan>;
+export type GetWorkingPlan = UseCase<{ locationId: string }, WorkingPlan>;
 
 export const getPublishedFloorPlan: GetPublishedFloorPlan = async (deps, { locationId }) => {
   const plan = await deps.queries.floorPlans.latestPublished(locationId);

@@ -1,26 +1,39 @@
 import type { DomainEvent } from '../../events/domain-event';
 import { checkTableIds } from '../../floorplan/table-check';
-import {
-  addItem,
-  changeCovers,
-  finishOrder,
-  moveOrder,
-  type Order,
-  type OrderChange,
-} from '../../orders/order';
+import { changeCovers, finishOrder, moveOrder, type Order, type OrderChange } from '../../orders/order';
+import { addItem } from '../../orders/till';
 import { fail, ok, type Outcome } from '../../shared/outcome';
 import type { Transaction } from '../../system/unit-of-work.port';
 import { requireLocation } from '../access/require-location';
 import type { Deps } from '../deps';
-import type { AddOrderItem, ChangeOrderCovers, FinishOrder, MoveOrder } from '../use-case.types';
+import type { Course } from '../../orders/check';
+import type { UseCase } from '../use-case.types';
 import { claimTables } from './claim-tables';
 import { checkOrderTables } from './order-tables';
+
+/** `taxRateBps` defaults to 0 and `course` to `other`. */
+export type AddOrderItem = UseCase<
+  {
+    locationId: string;
+    orderId: string;
+    label: string;
+    amountMinor: number;
+    quantity: number;
+    taxRateBps?: number;
+    course?: Course;
+  },
+  Order
+>;
+export type ChangeOrderCovers = UseCase<{ locationId: string; orderId: string; covers: number }, Order>;
+/** `closed`: paid and done; `voided`: cancelled on the till. Both free the tables. */
+export type FinishOrder = UseCase<{ locationId: string; orderId: string; how: 'closed' | 'voided' }, Order>;
+export type MoveOrder = UseCase<{ locationId: string; orderId: string; tableIds: string[] }, Order>;
 
 /**
  * The skeleton of every till command on an existing order: lock it, decide, store it,
  * append its events, all in one transaction.
  */
-async function changeOrder(
+export async function changeOrder(
   deps: Deps,
   locationId: string,
   orderId: string,
@@ -33,7 +46,8 @@ async function changeOrder(
     if (order === null) return fail('not_found', `the location has no order ${orderId}`);
     const change = await decide(tx, order);
     if (!change.ok) return change;
-    await tx.orders.update(change.value.order);
+    // A write that changes nothing (voiding a voided item, the same status again) stores nothing.
+    if (change.value.order !== order) await tx.orders.update(change.value.order);
     await appendEvents(tx, locationId, change.value.events);
     return ok(change.value.order);
   });
@@ -45,10 +59,14 @@ async function appendEvents(tx: Transaction, locationId: string, events: DomainE
 
 export const addOrderItem: AddOrderItem = async (
   deps,
-  { locationId, orderId, label, amountMinor, quantity },
+  { locationId, orderId, label, amountMinor, quantity, taxRateBps = 0, course = 'other' },
 ) =>
   changeOrder(deps, locationId, orderId, async (_tx, order) =>
-    addItem(order, { label, amountMinor, quantity }, deps.clock.now()),
+    addItem(
+      order,
+      { id: deps.ids.uuid(), label, amountMinor, quantity, taxRateBps, course },
+      deps.clock.now(),
+    ),
   );
 
 export const changeOrderCovers: ChangeOrderCovers = async (deps, { locationId, orderId, covers }) =>

@@ -1,6 +1,9 @@
 import { ok } from '../../shared/outcome';
 import { requireLocation } from '../access/require-location';
-import type { ListOrders } from '../use-case.types';
+import type { Order, OrderStatus } from '../../orders/order';
+import type { UseCase } from '../use-case.types';
+
+export type ListOrders = UseCase<{ locationId: string; status: OrderStatus | null }, { orders: Order[] }>;
 
 export const listOrders: ListOrders = async (deps, { locationId, status }) => {
   const location = await requireLocation(deps, locationId);

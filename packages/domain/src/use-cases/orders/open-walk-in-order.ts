@@ -2,9 +2,12 @@ import { checkTableIds } from '../../floorplan/table-check';
 import { openOrder } from '../../orders/order';
 import { ok } from '../../shared/outcome';
 import { requireLocation } from '../access/require-location';
-import type { OpenWalkInOrder } from '../use-case.types';
+import type { Order } from '../../orders/order';
+import type { UseCase } from '../use-case.types';
 import { claimTables } from './claim-tables';
 import { checkOrderTables } from './order-tables';
+
+export type OpenWalkInOrder = UseCase<{ locationId: string; tableIds: string[]; covers: number }, Order>;
 
 /** A walk-in: the till opens an order on free tables of the published plan. */
 export const openWalkInOrder: OpenWalkInOrder = async (deps, { locationId, tableIds, covers }) => {

@@ -1,17 +1,23 @@
 import {
   checkReservationInput,
   decideReservationWrite,
-  isPlainWrite,
+  canCreateInOneStatement,
 } from '../../reservations/reservation-write';
 import { fail, ok } from '../../shared/outcome';
-import type { CreateReservation, ReservationWriteResult } from '../use-case.types';
-import { settleWrite } from './settle-write';
+import type { ReservationInput } from '../../reservations/reservation';
+import type { ReservationWriteResult, UseCase } from '../use-case.types';
+import { checkTablesAndSeat } from './check-tables-and-seat';
+
+export type CreateReservation = UseCase<
+  { locationId: string; input: ReservationInput },
+  ReservationWriteResult
+>;
 
 /**
- * POST: creates the reservation, or `duplicate_reservation` when the location holds its
- * externalId. The row is inserted first so that existence answers before tables and
- * occupancy (decisions section 3), also when two creates race; a later refusal rolls it back.
- * A plain write (no tables, not seated) is one insert and nothing else.
+ * POST: creates the reservation, or `duplicate_reservation` when the location holds its externalId.
+ * The row is inserted first so that existence answers before tables and occupancy
+ * (docs/reference/errors.md#check-order), also when two creates race; a later refusal rolls it
+ * back. A plain write (no tables, not seated) is one insert and nothing else.
  */
 export const createReservation: CreateReservation = async (deps, { locationId, input }) => {
   const body = checkReservationInput(input);
@@ -19,14 +25,14 @@ export const createReservation: CreateReservation = async (deps, { locationId, i
   const now = deps.clock.now();
   const decision = decideReservationWrite(null, input, { now, newId: deps.ids.uuid(), locationId });
   if (decision.kind === 'stale') throw new Error('a create is never stale');
-  if (isPlainWrite(input)) {
+  if (canCreateInOneStatement(input)) {
     return (await deps.plainWrites.create(decision.next)) === 'duplicate'
       ? duplicate(input.externalId)
       : ok({ outcome: 'applied', reservation: decision.next });
   }
   return deps.uow.run<ReservationWriteResult>(async (tx) => {
     if ((await tx.reservations.insert(decision.next)) === 'duplicate') return duplicate(input.externalId);
-    const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
+    const settled = await checkTablesAndSeat(deps, tx, decision.next, decision.orderIntent, now);
     if (!settled.ok) return settled;
     const { reservation, events } = settled.value;
     if (reservation.linkedOrderId !== decision.next.linkedOrderId) await tx.reservations.update(reservation);

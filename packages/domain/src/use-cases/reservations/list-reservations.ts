@@ -1,6 +1,13 @@
 import { fail, ok } from '../../shared/outcome';
 import { pageOf } from '../page';
-import type { ListReservations } from '../use-case.types';
+import type { Reservation, ReservationCursor } from '../../reservations/reservation';
+import type { Instant } from '../../shared/instant';
+import type { Page, UseCase } from '../use-case.types';
+
+export type ListReservations = UseCase<
+  { locationId: string; from: Instant; to: Instant; limit: number; after: ReservationCursor | null },
+  Page<Reservation, ReservationCursor>
+>;
 
 export const MAX_WINDOW_MICROS = 31n * 24n * 3600n * 1_000_000n;
 

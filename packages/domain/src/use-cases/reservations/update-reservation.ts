@@ -2,36 +2,49 @@ import { checkTableIds } from '../../floorplan/table-check';
 import {
   checkReservationInput,
   decideReservationWrite,
-  leavesOrdersAlone,
+  canUpdateInOneStatement,
+  isStale,
 } from '../../reservations/reservation-write';
 import type { PublishedTables } from '../../floorplan/floor-plan-repository.port';
 import { fail, ok, type Failure } from '../../shared/outcome';
-import type { ReservationWriteResult, UpdateReservation } from '../use-case.types';
-import { settleWrite } from './settle-write';
+import type { ReservationInput } from '../../reservations/reservation';
+import type { ReservationWriteResult, UseCase } from '../use-case.types';
+import { checkTablesAndSeat } from './check-tables-and-seat';
+
+/** `externalId` is the path one; a different `input.externalId` is `validation_failed`. */
+export type UpdateReservation = UseCase<
+  { locationId: string; externalId: string; input: ReservationInput },
+  ReservationWriteResult
+>;
 
 /**
- * PUT: full-body last-write-wins. The stored row is locked first, so concurrent writes to
- * one reservation serialise and the newest `updatedAt` ends up stored. A stale write
- * answers with the stored reservation and checks nothing more, so an old retry stays
- * safe after the plan changed. A write that leaves orders alone (any status but seated,
- * with or without tables) is one atomic statement through `PlainReservationWrites`.
+ * PUT: full-body last-write-wins. A stale write answers with the stored reservation and
+ * checks nothing more, so an old retry stays safe after the plan changed; it is decided on
+ * a read that takes no lock (a blind retry costs no row lock and no commit). A newer write
+ * locks the stored row and decides again under the lock, so concurrent writes to one
+ * reservation serialise and the newest `updatedAt` ends up stored. A write that leaves
+ * orders alone (any status but seated, with or without tables) is one atomic statement
+ * through `PlainReservationWrites`, which follows the same rule.
  */
 export const updateReservation: UpdateReservation = async (deps, { locationId, externalId, input }) => {
   const body = checkReservationInput(input, externalId);
   if (!body.ok) return body;
   const now = deps.clock.now();
-  if (leavesOrdersAlone(input)) {
+  if (canUpdateInOneStatement(input)) {
     const written = await deps.plainWrites.update(locationId, input, now);
     if (written.kind === 'missing') return unknown(externalId);
     if (written.kind === 'tables_refused') return refusedTables(written.published, input.tableIds);
     return ok({ outcome: written.kind, reservation: written.reservation });
   }
+  const seen = await deps.queries.reservations.findByExternalId(locationId, externalId);
+  if (seen === null) return unknown(externalId);
+  if (isStale(seen, input)) return ok({ outcome: 'stale', reservation: seen });
   return deps.uow.run<ReservationWriteResult>(async (tx) => {
     const stored = await tx.reservations.lockForWrite(locationId, externalId);
     if (stored === null) return unknown(externalId);
     const decision = decideReservationWrite(stored, input, { now, newId: stored.id, locationId });
     if (decision.kind === 'stale') return ok({ outcome: 'stale', reservation: decision.stored });
-    const settled = await settleWrite(deps, tx, decision.next, decision.orderIntent, now);
+    const settled = await checkTablesAndSeat(deps, tx, decision.next, decision.orderIntent, now);
     if (!settled.ok) return settled;
     const { reservation, events } = settled.value;
     await tx.reservations.update(reservation);

@@ -1,14 +1,24 @@
 import { registerEndpoint, rotateSecret } from '../../webhooks/webhook-endpoint';
 import { fail, ok } from '../../shared/outcome';
 import { pageOf } from '../page';
-import type {
-  DeleteWebhookEndpoint,
-  GetWebhookEndpoint,
-  ListWebhookDeliveries,
-  RedeliverWebhook,
-  RegisterWebhookEndpoint,
-  RotateWebhookSecret,
-} from '../use-case.types';
+import type { EventType } from '../../events/domain-event';
+import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from '../../webhooks/webhook-delivery';
+import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint';
+import type { Page, UseCase } from '../use-case.types';
+
+export type DeleteWebhookEndpoint = UseCase<{ locationId: string }, { deleted: true }>;
+export type GetWebhookEndpoint = UseCase<{ locationId: string }, WebhookEndpoint>;
+export type ListWebhookDeliveries = UseCase<
+  { locationId: string; status: DeliveryStatus | null; limit: number; after: DeliveryCursor | null },
+  Page<WebhookDelivery, DeliveryCursor>
+>;
+export type RedeliverWebhook = UseCase<{ locationId: string; deliveryId: string }, { deliveryId: string }>;
+export type RegisterWebhookEndpoint = UseCase<
+  { locationId: string; url: string; events: EventType[] | null },
+  WebhookEndpoint
+>;
+/** The old secret keeps signing for 24 h beside the new one. */
+export type RotateWebhookSecret = UseCase<{ locationId: string }, WebhookEndpoint>;
 
 const noEndpoint = () => fail('not_found', 'no webhook endpoint is registered; PUT one first');
 
@@ -60,7 +70,7 @@ export const listWebhookDeliveries: ListWebhookDeliveries = async (
 
 export const redeliverWebhook: RedeliverWebhook = async (deps, { locationId, deliveryId }) =>
   deps.uow.run(async (tx) =>
-    (await tx.webhookDeliveries.requestRedelivery(locationId, deliveryId, deps.clock.now()))
+    (await tx.webhookDeliveries.requestRedelivery(locationId, deliveryId))
       ? ok({ deliveryId })
       : fail('not_found', `there is no webhook delivery ${deliveryId}`),
   );

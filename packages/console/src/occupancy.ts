@@ -1,0 +1,18 @@
+import { formatMinor } from './money';
+import type { Order } from './types';
+
+/** Each table an open order stands on, with that order. */
+export function ordersByTable(orders: readonly Order[]): Map<string, Order> {
+  const byTable = new Map<string, Order>();
+  for (const order of orders) {
+    if (order.status !== 'open') continue;
+    for (const tableId of order.tableIds) byTable.set(tableId, order);
+  }
+  return byTable;
+}
+
+/** What the plan shows on an occupied table: covers, and the check's total when sent, else the spend. */
+export function occupancyBadge(order: Order): string {
+  const amount = order.check ? order.check.totalMinor : order.spendMinor;
+  return `${order.covers} cov · ${formatMinor(amount, order.currency)}`;
+}

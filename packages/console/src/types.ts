@@ -1,0 +1,26 @@
+import type { components, paths } from '@pis/sdk/src/generated/openapi';
+
+/** The wire types of the backoffice API, generated from the OpenAPI document. */
+type Schemas = components['schemas'];
+
+export type BackofficePaths = paths;
+export type WorkingPlan = Schemas['WorkingPlan'];
+export type WorkingRoom = WorkingPlan['rooms'][number];
+export type WorkingTable = Schemas['WorkingTable'];
+export type PublishedFloorPlan = Schemas['PublishedFloorPlan'];
+export type PublishedTable = Schemas['PublishedTable'];
+export type PublishPreview = Schemas['PublishPreview'];
+export type FloorPlanChanges = Schemas['FloorPlanChanges'];
+export type Delivery = Schemas['Delivery'];
+export type DeliveryStatus = Delivery['status'];
+export type DeliveryPage = Schemas['DeliveryListResponse'];
+export type ErrorEnvelope = Schemas['ErrorEnvelope'];
+
+/** The parts of an order's check the console shows, when the API sends one. */
+export interface CheckSummary {
+  totalMinor: number;
+  balanceMinor: number;
+}
+
+/** An order; `check` is read when present (the till's check), `spendMinor` always. */
+export type Order = Schemas['Order'] & { check?: CheckSummary | null };

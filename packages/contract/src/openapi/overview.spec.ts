@@ -1,0 +1,29 @@
+import { buildOpenApiDocument } from './build-openapi-document';
+import { OVERVIEW } from './overview';
+
+type Json = Record<string, any>;
+const doc = buildOpenApiDocument() as Json;
+const tagged = Object.values(doc.paths as Json).flatMap((methods) =>
+  Object.values(methods as Json).map((op) => `${op.tags[0]}/${op.operationId}`),
+);
+
+describe('The overview in info.description', () => {
+  it('When the overview links an operation, then the document has that operation under that tag', () => {
+    const linked = [...OVERVIEW.matchAll(/\]\(#\/(\w+\/\w+)\)/g)].map((m) => m[1]!);
+
+    expect(linked.length).toBeGreaterThan(5);
+    expect(linked.filter((link) => !tagged.includes(link))).toEqual([]);
+  });
+
+  it('When the overview names an event type, then the document describes that webhook', () => {
+    const events = [...OVERVIEW.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((m) => m[1]!);
+
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.filter((type) => !(type in doc.webhooks))).toEqual([]);
+  });
+
+  it('When the document is built, then the overview is its description, onboarding first', () => {
+    expect(doc.info.description).toBe(OVERVIEW);
+    expect(OVERVIEW).toMatch(/^## Onboarding$/m);
+  });
+});

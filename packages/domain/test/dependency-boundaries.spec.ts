@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const repoRoot = join(__dirname, '../../..');
+const checker = join(repoRoot, 'tools/scripts/check-dependencies.mjs');
+
+/** Runs the dependency checker as `pnpm lint` does (it is ESM; Jest here is CommonJS). */
+function check(repo: string) {
+  const run = spawnSync(process.execPath, [checker, repo], { encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway workspace: `files` maps paths to text (objects are written as JSON). */
+function fakeRepo(files: Record<string, string | object>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pis-deps-'));
+  temps.push(dir);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return dir;
+}
+
+const webhooks = (dependencies: Record<string, string>, source: string) => ({
+  'packages/webhooks/package.json': {
+    name: '@pis/webhooks',
+    dependencies,
+    devDependencies: { '@pis/persistence': '*' },
+  },
+  'packages/webhooks/src/index.ts': source,
+});
+
+describe('Dependency boundaries (tools/scripts/check-dependencies.mjs)', () => {
+  it('When the repository is checked, then every package imports only what it declares and adapters depend only inward', () => {
+    const result = check(repoRoot);
+
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('When an adapter source imports a devDependency (another adapter), then the check names the file and the import', () => {
+    const repo = fakeRepo(webhooks({ '@pis/domain': '*' }, `import { Database } from '@pis/persistence';\n`));
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      "packages/webhooks/src/index.ts: imports '@pis/persistence', which packages/webhooks does not declare",
+    );
+  });
+
+  it('When an adapter declares another adapter as a dependency, then the check refuses the manifest', () => {
+    const repo = fakeRepo(webhooks({ '@pis/domain': '*', '@pis/persistence': '*' }, `export {};\n`));
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('packages/webhooks/package.json: depends on @pis/persistence');
+  });
+
+  it('When sources import built-ins, their own files, declared packages, or mention "from" in prose, then nothing is flagged', () => {
+    const repo = fakeRepo(
+      webhooks(
+        { '@pis/domain': '*', bullmq: '*' },
+        [
+          `import { randomUUID } from 'node:crypto';`,
+          `import http from 'http';`,
+          `import { ok } from '@pis/domain';`,
+          `import { Queue } from 'bullmq/dist/cjs';`,
+          `import { x } from './x';`,
+          `// tells "up" from "down", and a message from 'the statement failed'`,
+        ].join('\n'),
+      ),
+    );
+
+    const result = check(repo);
+
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('When a source imports only types from a devDependency, then that is allowed (types vanish at build time)', () => {
+    const repo = fakeRepo(
+      webhooks(
+        { '@pis/domain': '*' },
+        `import type { Database } from '@pis/persistence';\nexport type { Sql } from '@pis/persistence';\n`,
+      ),
+    );
+
+    expect(check(repo).status).toBe(0);
+  });
+
+  it('When a test file imports a devDependency, then that is allowed', () => {
+    const repo = fakeRepo({
+      ...webhooks({ '@pis/domain': '*' }, `export {};\n`),
+      'packages/webhooks/src/thing.spec.ts': `import { Database } from '@pis/persistence';\n`,
+    });
+
+    expect(check(repo).status).toBe(0);
+  });
+});

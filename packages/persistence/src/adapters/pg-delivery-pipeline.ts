@@ -1,0 +1,305 @@
+import {
+  GONE_REASON,
+  Instant,
+  type AttemptFollowUp,
+  type AttemptLog,
+  type AttemptResult,
+  type ClaimById,
+  type ClaimedDelivery,
+  type DeliveryJob,
+  type DeliveryLeases,
+  type EndpointHealthPolicy,
+  type EnqueueCandidates,
+  type EventType,
+  type IdGenerator,
+  type OutboxRelayStore,
+  type OutboxSignals,
+  type OverduePosition,
+  type QueuedJob,
+  type RelayBatch,
+  type StoredEvent,
+} from '@pis/domain';
+import type { Database } from '../db/database';
+import { OUTBOX_CHANNEL } from './pg-outbox';
+import type { PgUnitOfWork } from './pg-unit-of-work';
+
+/*
+ * The webhook pipeline's storage on PostgreSQL (and PGlite). Every schedule runs on the
+ * database clock (`clock_timestamp()`). Each method is one statement or one transaction;
+ * the ones every attempt runs are named prepared statements.
+ */
+
+interface ClaimRow {
+  id: string;
+  location_id: string;
+  endpoint_id: string;
+  generation: number;
+  attempt_count: number;
+  event_id: string;
+  event_type: EventType;
+  sequence: string;
+  occurred_micros: string;
+  data: unknown;
+}
+
+/** What a claim returns: the delivery and its outbox event (`e`). */
+const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
+  e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data,
+  (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+
+/** SQL for "now plus the milliseconds in parameter `param`". */
+const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
+
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
+  id: r.id,
+  locationId: r.location_id,
+  endpointId: r.endpoint_id,
+  generation: Number(r.generation),
+  attemptCount: Number(r.attempt_count),
+  event: {
+    id: r.event_id,
+    locationId: r.location_id,
+    sequence: Number(r.sequence),
+    type: r.event_type,
+    occurredAt: Instant.fromEpochMicros(BigInt(r.occurred_micros)),
+    data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+  } as StoredEvent,
+});
+
+/**
+ * A batch claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share the
+ * work without waiting on each other) and fans them out in one transaction: a relay that
+ * dies mid-batch leaves them unrelayed for the next, and `ON CONFLICT DO NOTHING` keeps a
+ * repeated fan-out harmless.
+ */
+export class PgOutboxRelayStore implements OutboxRelayStore {
+  constructor(
+    private readonly db: Database,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  relayBatch(limit: number): Promise<RelayBatch> {
+    return this.db.transaction(async (sql) => {
+      const claimed = await sql.rows<{ id: string }>(
+        `SELECT id FROM outbox_events WHERE relayed_at IS NULL
+          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit],
+      );
+      if (claimed.length === 0) return { events: 0, deliveries: 0 };
+      const eventIds = claimed.map((e) => e.id);
+      const created = await sql.rows<{ id: string }>(
+        `INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence,
+                                         status, attempt_count, next_attempt_at, generation, created_at, updated_at)
+         SELECT c.delivery_id, e.location_id, ep.id, e.id, e.type, e.sequence,
+                'pending', 0, clock_timestamp(), 0, clock_timestamp(), clock_timestamp()
+           FROM unnest($1::uuid[], $2::uuid[]) AS c(event_id, delivery_id)
+           JOIN outbox_events e ON e.id = c.event_id
+           JOIN webhook_endpoints ep ON ep.location_id = e.location_id
+                                    AND ep.disabled_at IS NULL AND e.type = ANY(ep.events)
+         ON CONFLICT (event_id, endpoint_id) WHERE recovered_by IS NULL DO NOTHING
+         RETURNING id`,
+        [eventIds, eventIds.map(() => this.ids.uuid())],
+      );
+      await sql.rows(`UPDATE outbox_events SET relayed_at = clock_timestamp() WHERE id = ANY($1::uuid[])`, [
+        eventIds,
+      ]);
+      return { events: claimed.length, deliveries: created.length };
+    });
+  }
+}
+
+/** A claim pushes `next_attempt_at` a lease ahead: no other process attempts the delivery meanwhile. */
+export class PgDeliveryLeases implements DeliveryLeases {
+  constructor(private readonly db: Database) {}
+
+  async claimById(id: string, generation: number, leaseMs: number): Promise<ClaimById> {
+    const [claimed] = await this.db.prepared<ClaimRow>(
+      'pis_delivery_claim',
+      `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
+         FROM outbox_events e
+        WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
+          AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [id, generation, leaseMs],
+    );
+    if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+    const [row] = await this.db.query<{ status: string; generation: number; due_micros: string | null }>(
+      `SELECT status, generation,
+              (extract(epoch FROM coalesce(next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS due_micros
+         FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    );
+    if (!row) return { kind: 'nothing-to-do', why: 'gone' };
+    if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
+    if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
+    return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
+  }
+
+  async claimDue(
+    limit: number,
+    leaseMs: number,
+    skipEndpoints: readonly string[] = [],
+  ): Promise<ClaimedDelivery[]> {
+    const claimed = await this.db.prepared<ClaimRow>(
+      'pis_delivery_claim_due',
+      `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$2')}
+         FROM (SELECT id FROM webhook_deliveries
+                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                  AND endpoint_id <> ALL($3::uuid[])
+                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due,
+              outbox_events e
+        WHERE d.id = due.id AND e.id = d.event_id
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [limit, leaseMs, skipEndpoints],
+    );
+    return claimed.map(toClaimed);
+  }
+}
+
+/**
+ * The attempt row, the delivery's next state and the endpoint's health, in one statement:
+ * a success ends the endpoint's run of failures, a failure starts one unless one runs, and
+ * a run as old as the policy allows (or a 410) disables the endpoint. The endpoint's row is
+ * written (and locked) only when one of these changes it: a success on a healthy endpoint
+ * leaves it alone, so the attempts of one endpoint do not queue behind each other's commit
+ * on its row (decision 0140).
+ */
+export class PgAttemptLog implements AttemptLog {
+  constructor(private readonly db: Database) {}
+
+  async record(
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    followUp: AttemptFollowUp,
+    health: EndpointHealthPolicy | null,
+  ): Promise<{ endpointDisabled: boolean }> {
+    const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
+    const reached = health !== null || gone;
+    const [row] = await this.db.prepared<{ disabled: boolean }>(
+      'pis_delivery_record',
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+         VALUES ($1, $3, $4, $5, $6)
+       ), delivery AS (
+         UPDATE webhook_deliveries
+            SET attempt_count = attempt_count + 1, status = $7, updated_at = clock_timestamp(),
+                next_attempt_at = CASE WHEN $8::float8 IS NULL THEN NULL ELSE ${msFromNow('$8')} END
+          WHERE id = $1 AND generation = $2 AND status = 'pending'
+       ), endpoint AS (
+         UPDATE webhook_endpoints e
+            SET failing_since = CASE WHEN $11::boolean THEN NULL ELSE coalesce(e.failing_since, $3::timestamptz) END,
+                disabled_at = CASE WHEN h.disable THEN clock_timestamp() ELSE e.disabled_at END,
+                disabled_reason = CASE WHEN h.disable THEN h.reason ELSE e.disabled_reason END
+           FROM (SELECT e2.id,
+                        e2.disabled_at IS NULL AND ($9::boolean OR (NOT $11::boolean AND $12::float8 IS NOT NULL AND
+                          coalesce(e2.failing_since, $3::timestamptz) <= $3::timestamptz - make_interval(secs => $12::float8 / 1000)))
+                          AS disable,
+                        CASE WHEN $9::boolean THEN $13 ELSE $14 END AS reason
+                   FROM webhook_endpoints e2 WHERE e2.id = $10) h
+          WHERE e.id = h.id AND $15::boolean
+            AND (h.disable OR CASE WHEN $11::boolean THEN e.failing_since IS NOT NULL ELSE e.failing_since IS NULL END)
+         RETURNING h.disable
+       )
+       SELECT coalesce((SELECT disable FROM endpoint), false) AS disabled`,
+      [
+        delivery.id,
+        delivery.generation,
+        result.attemptedAt.toIsoMicros(),
+        result.responseStatus,
+        result.durationMs,
+        result.error,
+        followUp.kind === 'retry' ? 'pending' : followUp.kind,
+        followUp.kind === 'retry' ? followUp.delayMs : null,
+        gone,
+        delivery.endpointId,
+        followUp.kind === 'succeeded',
+        health?.disableAfterFailingMs ?? null,
+        GONE_REASON,
+        health?.failingReason ?? null,
+        reached,
+      ],
+    );
+    return { endpointDisabled: row?.disabled === true };
+  }
+}
+
+/** `queued_generation` is the generation whose job the queue accepted; null before the first. */
+export class PgEnqueueCandidates implements EnqueueCandidates {
+  constructor(private readonly db: Database) {}
+
+  async unqueued(limit: number): Promise<(QueuedJob & { delayMs: number })[]> {
+    const rows = await this.db.query<{
+      id: string;
+      generation: number;
+      endpoint_id: string;
+      delay_ms: number;
+    }>(
+      `SELECT id, generation, endpoint_id,
+              greatest(0, extract(epoch FROM (next_attempt_at - clock_timestamp())) * 1000)::float8 AS delay_ms
+         FROM webhook_deliveries
+        WHERE status = 'pending' AND queued_generation IS DISTINCT FROM generation
+        ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      deliveryId: r.id,
+      generation: Number(r.generation),
+      endpointId: r.endpoint_id,
+      delayMs: Math.round(Number(r.delay_ms)),
+    }));
+  }
+
+  async markQueued(jobs: readonly DeliveryJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET queued_generation = q.generation
+         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
+        WHERE d.id = q.id AND d.generation = q.generation`,
+      [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
+    );
+  }
+
+  async overdueQueued(
+    overdueAfterMs: number | null,
+    limit: number,
+    after: OverduePosition | null = null,
+  ): Promise<(QueuedJob & { position: OverduePosition })[]> {
+    const [afterDue, afterId] = after === null ? [null, null] : splitPosition(after);
+    const rows = await this.db.query<{ id: string; generation: number; endpoint_id: string; due: string }>(
+      `SELECT id, generation, endpoint_id, next_attempt_at::text AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND queued_generation = generation
+          AND ($1::float8 IS NULL OR next_attempt_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000))
+          AND ($3::timestamptz IS NULL OR (next_attempt_at, id) > ($3::timestamptz, $4::uuid))
+        ORDER BY next_attempt_at, id LIMIT $2`,
+      [overdueAfterMs, limit, afterDue, afterId],
+    );
+    return rows.map((r) => ({
+      deliveryId: r.id,
+      generation: Number(r.generation),
+      endpointId: r.endpoint_id,
+      position: `${r.due}|${r.id}`,
+    }));
+  }
+}
+
+function splitPosition(position: OverduePosition): [string, string] {
+  const cut = position.lastIndexOf('|');
+  return [position.slice(0, cut), position.slice(cut + 1)];
+}
+
+/** Commits of this process (announced by the unit of work) and NOTIFYs of every process. */
+export class PgOutboxSignals implements OutboxSignals {
+  constructor(
+    private readonly db: Database,
+    private readonly uow: PgUnitOfWork,
+  ) {}
+
+  async subscribe(listener: () => void): Promise<() => Promise<void>> {
+    const offLocal = this.uow.onEventsCommitted(() => listener());
+    const offNotify = await this.db.listen(OUTBOX_CHANNEL, () => listener(), listener);
+    return async () => {
+      offLocal();
+      await offNotify();
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import type { Reservation, ReservationRepository } from '@pis/domain';
+import { reservationMapper } from '../mappers/reservation.mapper';
+import { reservationSchema, type ReservationRow } from '../schemas/reservation.schema';
+import type { Sql } from '../db/sql';
+import { isUuid } from './uuid';
+
+export class PgReservationRepository implements ReservationRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async lockForWrite(locationId: string, externalId: string): Promise<Reservation | null> {
+    if (!isUuid(locationId)) return null;
+    const row = await this.sql.first<ReservationRow>(
+      `SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2 FOR UPDATE`,
+      [locationId, externalId],
+    );
+    return row === null ? null : reservationMapper.toDomain(row);
+  }
+
+  /**
+   * A concurrent insert of the same (location, externalId) waits for the first to commit or
+   * roll back, then answers `duplicate` or inserts: never two rows, never an error.
+   */
+  async insert(reservation: Reservation): Promise<'inserted' | 'duplicate'> {
+    const { columns, values, params } = this.sql.insertValues(reservationSchema, [
+      reservationMapper.toPersistence(reservation),
+    ]);
+    const inserted = await this.sql.rows(
+      `INSERT INTO reservations (${columns}) VALUES ${values}
+       ON CONFLICT (location_id, external_id) DO NOTHING RETURNING id`,
+      params,
+    );
+    return inserted.length === 1 ? 'inserted' : 'duplicate';
+  }
+
+  async update(reservation: Reservation): Promise<void> {
+    const { id, location_id, ...fields } = reservationMapper.toPersistence(reservation);
+    const result = await this.sql.manager.update(reservationSchema, { id, location_id }, fields);
+    if (result.affected === 0) {
+      throw new Error(`reservation ${id} of location ${location_id} is not stored; insert it first`);
+    }
+  }
+}

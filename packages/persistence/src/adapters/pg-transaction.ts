@@ -1,0 +1,47 @@
+import type {
+  ApiKeyRepository,
+  EventRecoveryRepository,
+  FloorPlanRepository,
+  LocationRepository,
+  OrderRepository,
+  Outbox,
+  ReservationRepository,
+  StoredEvent,
+  Transaction,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+} from '@pis/domain';
+import type { SecretCipher } from '../mappers/webhook.mapper';
+import type { Sql } from '../db/sql';
+import { PgEventRecovery } from './pg-event-feed';
+import { PgApiKeyRepository, PgLocationRepository } from './pg-access-repositories';
+import { PgFloorPlanRepository } from './pg-floor-plan-repository';
+import { PgOrderRepository } from './pg-order-repository';
+import { PgOutbox } from './pg-outbox';
+import { PgReservationRepository } from './pg-reservation-repository';
+import { PgWebhookDeliveryRepository, PgWebhookEndpointRepository } from './pg-webhook-repositories';
+
+/** Every repository of one unit of work, all on its transaction's statements. */
+export class PgTransaction implements Transaction {
+  readonly reservations: ReservationRepository;
+  readonly floorPlans: FloorPlanRepository;
+  readonly orders: OrderRepository;
+  readonly outbox: Outbox;
+  readonly locations: LocationRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
+  readonly eventRecovery: EventRecoveryRepository;
+
+  constructor(sql: Sql, cipher: SecretCipher, appended: StoredEvent[]) {
+    this.reservations = new PgReservationRepository(sql);
+    this.floorPlans = new PgFloorPlanRepository(sql);
+    this.orders = new PgOrderRepository(sql);
+    this.outbox = new PgOutbox(sql, appended);
+    this.locations = new PgLocationRepository(sql);
+    this.apiKeys = new PgApiKeyRepository(sql);
+    this.webhookEndpoints = new PgWebhookEndpointRepository(sql, cipher);
+    this.webhookDeliveries = new PgWebhookDeliveryRepository(sql);
+    this.eventRecovery = new PgEventRecovery(sql);
+  }
+}

@@ -1,0 +1,57 @@
+import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookQueries } from '@pis/domain';
+import { instantToDb } from '../db-instant';
+import { webhookDeliveryToDomain, webhookEndpointMapper, type SecretCipher } from '../mappers/webhook.mapper';
+import type { WebhookAttemptRow } from '../schemas/webhook-attempt.schema';
+import type { WebhookDeliveryRow } from '../schemas/webhook-delivery.schema';
+import type { WebhookEndpointRow } from '../schemas/webhook-endpoint.schema';
+import type { Database } from '../db/database';
+import { isUuid } from '../adapters/uuid';
+
+export class PgWebhookQueries implements WebhookQueries {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: SecretCipher,
+  ) {}
+
+  async findEndpoint(locationId: string): Promise<WebhookEndpoint | null> {
+    if (!isUuid(locationId)) return null;
+    const row = await this.db.read((sql) =>
+      sql.first<WebhookEndpointRow>(`SELECT * FROM webhook_endpoints WHERE location_id = $1`, [locationId]),
+    );
+    return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
+  }
+
+  /**
+   * Newest first on `webhook_deliveries_newest (location_id, created_at DESC, id DESC)`, the
+   * keyset strictly after the cursor; then the page's attempts, oldest first, in one statement.
+   */
+  async listDeliveries(q: DeliveryListQuery): Promise<WebhookDelivery[]> {
+    if (!isUuid(q.locationId) || q.limit <= 0) return [];
+    if (q.after !== null && !isUuid(q.after.id)) return [];
+    const params: unknown[] = [q.locationId, q.limit];
+    const where = ['location_id = $1'];
+    if (q.status !== null) {
+      params.push(q.status);
+      where.push(`status = $${params.length}`);
+    }
+    if (q.after !== null) {
+      params.push(instantToDb(q.after.createdAt), q.after.id);
+      where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
+    }
+    return this.db.snapshot(async (sql) => {
+      const deliveries = await sql.rows<WebhookDeliveryRow>(
+        `SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')}
+         ORDER BY created_at DESC, id DESC LIMIT $2`,
+        params,
+      );
+      if (deliveries.length === 0) return [];
+      const attempts = await sql.rows<WebhookAttemptRow>(
+        `SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempted_at, id`,
+        [deliveries.map((d) => d.id)],
+      );
+      const attemptsOf = new Map<string, WebhookAttemptRow[]>(deliveries.map((d) => [d.id, []]));
+      for (const attempt of attempts) attemptsOf.get(attempt.delivery_id)?.push(attempt);
+      return deliveries.map((d) => webhookDeliveryToDomain(d, attemptsOf.get(d.id) ?? []));
+    });
+  }
+}

@@ -1,0 +1,2 @@
+/** Test support for packages whose tests need the real schema: `@pis/persistence/test-support`. */
+export * from './src/test-support';

@@ -1,0 +1,311 @@
+import { Client } from 'pg';
+import { Instant, type ClaimedDelivery } from '@pis/domain';
+import { anEndpoint, anEvent, commit, givenLocationRow } from '@pis/testing';
+import type { TestDatabase } from '../src/test-support';
+import { postgresStore, type Store } from './support/harness';
+
+/*
+ * What the delivery pipeline contract cannot say of PostgreSQL: row shapes, the database
+ * clock, SKIP LOCKED under concurrent relays, and a relay that dies mid-transaction.
+ */
+
+let store: Store & { database: TestDatabase };
+beforeAll(async () => {
+  store = await postgresStore(6);
+});
+afterAll(async () => {
+  await store?.close();
+});
+
+const LEASE_MS = 60_000;
+const sql = <T>(text: string, params: unknown[] = []) => store.dataSource.query(text, params) as Promise<T[]>;
+const count = async (text: string, locationId: string) =>
+  (await sql<{ n: number }>(text, [locationId]))[0]!.n;
+const unrelayed = (locationId: string) =>
+  count(
+    `SELECT count(*)::int AS n FROM outbox_events WHERE location_id = $1 AND relayed_at IS NULL`,
+    locationId,
+  );
+const deliveryRows = (locationId: string) =>
+  count(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE location_id = $1`, locationId);
+const relayAll = async (batch = 500) => {
+  while ((await store.pipeline.relay.relayBatch(batch)).events === batch);
+};
+const secondsUntilDue = async (id: string) =>
+  (
+    await sql<{ s: number }>(
+      `SELECT extract(epoch FROM next_attempt_at - clock_timestamp())::float8 AS s FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    )
+  )[0]!.s;
+
+async function givenSubscribedLocation(): Promise<string> {
+  const location = await givenLocationRow(store.uow);
+  await commit(store.uow, (tx) => tx.webhookEndpoints.save(anEndpoint(location.id)));
+  return location.id;
+}
+
+async function appendEvents(locationId: string, n: number) {
+  return commit(store.uow, (tx) =>
+    tx.outbox.append(
+      locationId,
+      Array.from({ length: n }, (_, i) => anEvent(i + 1)),
+    ),
+  );
+}
+
+describe('PostgreSQL outbox relay', () => {
+  it('When a batch is relayed, then each event gets one pending delivery row due now, with its type and sequence, and is marked relayed', async () => {
+    const locationId = await givenSubscribedLocation();
+    const events = await appendEvents(locationId, 3);
+
+    await relayAll();
+
+    const rows = await sql(
+      `SELECT event_id, event_type, sequence::int AS sequence, status, attempt_count, generation, queued_generation,
+              next_attempt_at <= clock_timestamp() AS due
+         FROM webhook_deliveries WHERE location_id = $1 ORDER BY sequence`,
+      [locationId],
+    );
+    expect(rows).toEqual(
+      events.map((e) => ({
+        event_id: e.id,
+        event_type: 'table.occupied',
+        sequence: e.sequence,
+        status: 'pending',
+        attempt_count: 0,
+        generation: 0,
+        queued_generation: null,
+        due: true,
+      })),
+    );
+    expect(await unrelayed(locationId)).toBe(0);
+  });
+
+  it('When two relays work through 1,000 events at the same time, then every event gets exactly one delivery', async () => {
+    const locationId = await givenSubscribedLocation();
+    await appendEvents(locationId, 1_000);
+
+    await Promise.all([relayAll(50), relayAll(50), relayAll(50)]);
+
+    expect(await unrelayed(locationId)).toBe(0);
+    expect(
+      await count(
+        `SELECT count(DISTINCT sequence)::int AS n FROM webhook_deliveries WHERE location_id = $1`,
+        locationId,
+      ),
+    ).toBe(1_000);
+    expect(await deliveryRows(locationId)).toBe(1_000);
+  });
+
+  it('When an event is relayed a second time, then no second delivery is created', async () => {
+    const locationId = await givenSubscribedLocation();
+    await appendEvents(locationId, 2);
+    await relayAll();
+
+    await sql(`UPDATE outbox_events SET relayed_at = NULL WHERE location_id = $1`, [locationId]);
+    const again = await store.pipeline.relay.relayBatch(500);
+
+    expect(again.events).toBeGreaterThanOrEqual(2);
+    expect(await deliveryRows(locationId)).toBe(2);
+  });
+
+  it('When the relay dies after claiming a batch and before committing it, then the next relay delivers every event of it', async () => {
+    const locationId = await givenSubscribedLocation();
+    await appendEvents(locationId, 5);
+    // Holding this lock makes the relay block inside its transaction, after its claim.
+    const blocker = new Client({ connectionString: store.database.url });
+    blocker.on('error', () => undefined);
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
+    const dying = store.pipeline.relay.relayBatch(500);
+    const rejected = expect(dying).rejects.toThrow();
+    // Polled from another session: the blocker's transaction sees one statistics snapshot.
+    await waitUntil(async () => {
+      const rows = await sql<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND query LIKE '%INSERT INTO webhook_deliveries%'`,
+      );
+      if (rows.length === 0) return false;
+      await blocker.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      return true;
+    });
+    await rejected;
+    await blocker.query('ROLLBACK');
+    await blocker.end();
+    const claimedButLost = await unrelayed(locationId);
+
+    await relayAll();
+
+    expect(claimedButLost).toBe(5);
+    expect(await unrelayed(locationId)).toBe(0);
+    expect(await deliveryRows(locationId)).toBe(5);
+  });
+});
+
+describe('PostgreSQL delivery leases and attempt log', () => {
+  async function givenPendingDeliveries(n: number): Promise<{ locationId: string; ids: string[] }> {
+    const locationId = await givenSubscribedLocation();
+    await appendEvents(locationId, n);
+    await relayAll();
+    const rows = await sql<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE location_id = $1`, [
+      locationId,
+    ]);
+    return { locationId, ids: rows.map((r) => r.id) };
+  }
+
+  it('When a due delivery is claimed by id, then its due time moves a lease ahead on the database clock', async () => {
+    const { ids } = await givenPendingDeliveries(1);
+
+    await store.pipeline.leases.claimById(ids[0]!, 0, LEASE_MS);
+    const second = await store.pipeline.leases.claimById(ids[0]!, 0, LEASE_MS);
+
+    expect(second.kind).toBe('not-due');
+    expect(second.kind === 'not-due' && second.dueAt.epochMillis() - Date.now()).toBeGreaterThan(
+      LEASE_MS - 5_000,
+    );
+    expect(await secondsUntilDue(ids[0]!)).toBeGreaterThan(LEASE_MS / 1000 - 5);
+  });
+
+  it('When two pollers claim due deliveries at once, then they take disjoint sets, each at most its limit, together all', async () => {
+    // Deliveries other tests left due would be claimed too: move them out of the way.
+    await sql(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE status = 'pending'`,
+    );
+    const { ids } = await givenPendingDeliveries(5);
+    const mine = (claimed: ClaimedDelivery[]) => claimed.filter((c) => ids.includes(c.id));
+
+    const [first, second] = await Promise.all([
+      store.pipeline.leases.claimDue(3, LEASE_MS).then(mine),
+      store.pipeline.leases.claimDue(100, LEASE_MS).then(mine),
+    ]);
+    const third = mine(await store.pipeline.leases.claimDue(100, LEASE_MS));
+
+    expect(first.length).toBeLessThanOrEqual(3);
+    expect(first.length + second.length).toBe(5);
+    expect(new Set([...first, ...second].map((c) => c.id))).toEqual(new Set(ids));
+    expect(third).toEqual([]);
+  });
+
+  it('When an attempt is recorded as a retry, then the attempt row is written and the delivery waits the delay on the database clock', async () => {
+    const { ids } = await givenPendingDeliveries(1);
+    const claim = await store.pipeline.leases.claimById(ids[0]!, 0, LEASE_MS);
+    if (claim.kind !== 'claimed') throw new Error('not claimed');
+
+    await store.pipeline.attempts.record(
+      claim.delivery,
+      {
+        attemptedAt: Instant.fromEpochMillis(Date.now()),
+        responseStatus: 502,
+        durationMs: 12,
+        error: 'the receiver answered 502',
+      },
+      { kind: 'retry', delayMs: 30_000 },
+      { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' },
+    );
+
+    const attempts = await sql(
+      `SELECT response_status, duration_ms, error FROM webhook_attempts WHERE delivery_id = $1`,
+      [ids[0]],
+    );
+    expect(attempts).toEqual([{ response_status: 502, duration_ms: 12, error: 'the receiver answered 502' }]);
+    expect(await secondsUntilDue(ids[0]!)).toBeGreaterThan(25);
+    expect(await secondsUntilDue(ids[0]!)).toBeLessThan(31);
+  });
+
+  it('When successes are recorded while another transaction holds the healthy endpoint row, then they do not wait for it; a failure then writes it', async () => {
+    const { locationId, ids } = await givenPendingDeliveries(3);
+    const claimed = await store.pipeline.leases.claimDue(100, LEASE_MS);
+    const mine = claimed.filter((c) => ids.includes(c.id));
+    expect(mine).toHaveLength(3);
+    const health = { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' };
+    const holder = new Client({ connectionString: store.database.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM webhook_endpoints WHERE location_id = $1 FOR UPDATE`, [locationId]);
+    let heldUntilRecorded = true;
+    const deadline = setTimeout(() => {
+      heldUntilRecorded = false;
+      void holder.query('ROLLBACK');
+    }, 10_000);
+    const attempt = (status: number) => ({
+      attemptedAt: Instant.fromEpochMillis(Date.now()),
+      responseStatus: status,
+      durationMs: 3,
+      error: null,
+    });
+
+    await Promise.all(
+      mine
+        .slice(0, 2)
+        .map((d) => store.pipeline.attempts.record(d, attempt(200), { kind: 'succeeded' }, health)),
+    );
+    clearTimeout(deadline);
+    if (heldUntilRecorded) await holder.query('ROLLBACK');
+    await store.pipeline.attempts.record(mine[2]!, attempt(500), { kind: 'retry', delayMs: 1_000 }, health);
+    await holder.end();
+
+    expect(heldUntilRecorded).toBe(true);
+    const [endpoint] = await sql<{ failing: boolean }>(
+      `SELECT failing_since IS NOT NULL AS failing FROM webhook_endpoints WHERE location_id = $1`,
+      [locationId],
+    );
+    expect(endpoint).toEqual({ failing: true });
+  });
+
+  it('When many successes are recorded at once, then each delivery succeeded with exactly its own attempt row, and the endpoint stops failing', async () => {
+    const { locationId, ids } = await givenPendingDeliveries(12);
+    await sql(
+      `UPDATE webhook_endpoints SET failing_since = clock_timestamp() - interval '1 minute' WHERE location_id = $1`,
+      [locationId],
+    );
+    const claimed = (await store.pipeline.leases.claimDue(100, LEASE_MS)).filter((c) => ids.includes(c.id));
+    const health = { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' };
+
+    const answers = await Promise.all(
+      claimed.map((d, i) =>
+        store.pipeline.attempts.record(
+          d,
+          {
+            attemptedAt: Instant.fromEpochMillis(Date.now()),
+            responseStatus: 200,
+            durationMs: i,
+            error: null,
+          },
+          { kind: 'succeeded' },
+          health,
+        ),
+      ),
+    );
+
+    expect(claimed).toHaveLength(12);
+    expect(answers.every((a) => a.endpointDisabled === false)).toBe(true);
+    const rows = await sql<{ id: string; status: string; attempt_count: number; attempts: number[] }>(
+      `SELECT d.id, d.status, d.attempt_count,
+              array(SELECT duration_ms FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
+         FROM webhook_deliveries d WHERE d.location_id = $1`,
+      [locationId],
+    );
+    expect(
+      rows.map((r) => ({ ...r, attempts: r.attempts.length })).sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual([...ids].sort().map((id) => ({ id, status: 'succeeded', attempt_count: 1, attempts: 1 })));
+    for (const [i, d] of claimed.entries()) {
+      expect(rows.find((r) => r.id === d.id)?.attempts).toEqual([i]);
+    }
+    const [endpoint] = await sql<{ failing: boolean }>(
+      `SELECT failing_since IS NOT NULL AS failing FROM webhook_endpoints WHERE location_id = $1`,
+      [locationId],
+    );
+    expect(endpoint).toEqual({ failing: false });
+  });
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

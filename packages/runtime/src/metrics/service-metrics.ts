@@ -1,0 +1,205 @@
+import type { ClaimedDelivery, PipelineBacklog, PipelineBacklogMeasure } from '@pis/domain';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { clusterScrape } from './cluster-metrics';
+import { metricsAccess } from './metrics-token';
+import { ReadOnScrapeGauge } from './read-on-scrape-gauge';
+
+/** One `pg` pool's connections (the `Database` facade's `poolUsage()`). */
+export interface PoolGaugeSource {
+  pool: string;
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+/** What the collect-on-scrape gauges read; each is optional (PGlite has no pools, ...). */
+export interface MetricsSources {
+  backlog?: PipelineBacklog;
+  pools?: () => PoolGaugeSource[];
+}
+
+export interface MetricsOptions {
+  /** `METRICS_TOKEN`: the bearer token a scrape must present; null leaves `/metrics` open. */
+  token: string | null;
+  sources: MetricsSources;
+  logger: Logger;
+  /** An API process of a cluster: a scrape answers every process's metrics, merged by the primary. */
+  clustered?: boolean;
+}
+
+/** One answered HTTP request; `route` is the route's pattern (never the raw path) or `unmatched`. */
+export interface RequestSample {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
+/** What the webhook pipeline tells of an attempt (the `AttemptObservation` of `@pis/webhooks`). */
+export interface AttemptSample {
+  delivery: Pick<ClaimedDelivery, 'generation' | 'attemptCount' | 'event'>;
+  attemptedAt: Date;
+  result: { durationMs: number };
+  decision: { kind: 'succeeded' | 'retry' | 'failed' };
+}
+
+export interface Scrape {
+  contentType: string;
+  text: string;
+}
+
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+let processRegistry: Registry | null = null;
+
+/**
+ * prom-client's process metrics, collected once per process whatever the number of runtimes
+ * in it (tests and the CLI make many; each collection would start its own event-loop monitor).
+ */
+function processMetrics(): Registry {
+  if (processRegistry === null) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The service's Prometheus metrics (README, Operate): process metrics, HTTP requests by
+ * route, webhook attempts by outcome, delivery latency, and gauges read when scraped (the
+ * pipeline's backlog, the database pools). One per process; `aggregator` says how the API's
+ * cluster primary merges its processes' values (decision 0121).
+ */
+export class ServiceMetrics {
+  /** Every metric this process reports: its process metrics and this instance's own. */
+  readonly registry: Registry;
+  private readonly own = new Registry();
+  readonly authorized: (authorization: string | undefined) => boolean;
+  private readonly requests: Histogram<'method' | 'route' | 'status'>;
+  private readonly attempts: Counter<'outcome'>;
+  private readonly attemptDuration: Histogram;
+  private readonly latency: Histogram;
+  private measuring: Promise<PipelineBacklogMeasure | null> | null = null;
+  private readonly scrapeCluster: (() => Promise<string>) | null;
+
+  constructor(private readonly options: MetricsOptions) {
+    this.authorized = metricsAccess(options.token);
+    const registers = [this.own];
+    this.requests = new Histogram({
+      name: 'pis_http_request_duration_seconds',
+      help: 'HTTP requests answered, by method, route pattern and status, and how long they took',
+      labelNames: ['method', 'route', 'status'],
+      buckets: REQUEST_BUCKETS,
+      registers,
+    });
+    this.attempts = new Counter({
+      name: 'pis_webhook_attempts_total',
+      help: 'Webhook delivery attempts, by what followed: succeeded, retry (failed, another is scheduled) or failed (no more)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['succeeded', 'retry', 'failed']) this.attempts.inc({ outcome }, 0);
+    this.attemptDuration = new Histogram({
+      name: 'pis_webhook_attempt_duration_seconds',
+      help: 'How long the receiver took to answer an attempt (up to the timeout)',
+      buckets: LATENCY_BUCKETS.slice(0, 10),
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'pis_webhook_delivery_latency_seconds',
+      help: "From an event's commit to the start of its first delivery attempt",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.backlogGauge(
+      'pis_outbox_lag_seconds',
+      'Age of the oldest committed event no relay has fanned out yet (0 when none waits)',
+      (m) => m.outboxLagSeconds,
+    );
+    this.backlogGauge(
+      'pis_outbox_unrelayed_events',
+      'Committed events no relay has fanned out yet',
+      (m) => m.unrelayedEvents,
+    );
+    this.backlogGauge(
+      'pis_webhook_deliveries_pending',
+      'Deliveries waiting for their first attempt or a retry',
+      (m) => m.pendingDeliveries,
+    );
+    this.poolGauge('pis_db_pool_connections', 'Open connections of each database pool', (p) => p.total);
+    this.poolGauge('pis_db_pool_idle_connections', 'Idle connections of each database pool', (p) => p.idle);
+    this.poolGauge(
+      'pis_db_pool_waiting_requests',
+      'Callers waiting for a connection of each database pool',
+      (p) => p.waiting,
+    );
+    this.poolGauge('pis_db_pool_max_connections', 'The most connections each pool opens', (p) => p.max);
+    this.registry = Registry.merge([processMetrics(), this.own]);
+    this.scrapeCluster = options.clustered ? clusterScrape(this.registry) : null;
+  }
+
+  observeRequest({ method, route, status, seconds }: RequestSample): void {
+    this.requests.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  /** An `AttemptObserver` for the webhook pipeline. */
+  readonly attemptObserver = {
+    onAttempt: ({ delivery, attemptedAt, result, decision }: AttemptSample): void => {
+      this.attempts.inc({ outcome: decision.kind });
+      this.attemptDuration.observe(result.durationMs / 1000);
+      // Only a delivery's very first attempt measures the pipeline; retries and
+      // redeliveries wait on purpose.
+      if (delivery.generation === 0 && delivery.attemptCount === 0) {
+        const seconds = (attemptedAt.getTime() - delivery.event.occurredAt.epochMillis()) / 1000;
+        this.latency.observe(Math.max(0, seconds));
+      }
+    },
+  };
+
+  /** The metrics in the Prometheus text format: this process's, or its whole cluster's. */
+  async scrape(): Promise<Scrape> {
+    const text = this.scrapeCluster ? await this.scrapeCluster() : await this.registry.metrics();
+    return { contentType: this.registry.contentType, text };
+  }
+
+  private backlogGauge(name: string, help: string, pick: (m: PipelineBacklogMeasure) => number): void {
+    const { backlog } = this.options.sources;
+    if (!backlog) return;
+    // Every process of an API cluster measures the same database: merged by `max`.
+    new ReadOnScrapeGauge({ name, help, registry: this.own, aggregator: 'max' }, async () => {
+      const measure = await this.measureBacklog(backlog);
+      return measure === null ? null : pick(measure);
+    });
+  }
+
+  private poolGauge(name: string, help: string, pick: (p: PoolGaugeSource) => number): void {
+    const { pools } = this.options.sources;
+    if (!pools) return;
+    new Gauge({
+      name,
+      help,
+      labelNames: ['pool'],
+      registers: [this.own],
+      collect() {
+        for (const usage of pools()) this.set({ pool: usage.pool }, pick(usage));
+      },
+    });
+  }
+
+  /** One query per scrape, shared by the gauges that the registry collects in parallel. */
+  private measureBacklog(backlog: PipelineBacklog): Promise<PipelineBacklogMeasure | null> {
+    this.measuring ??= backlog
+      .measure()
+      .catch((err: unknown) => {
+        this.options.logger.warn({ err }, 'the pipeline backlog could not be measured for /metrics');
+        return null;
+      })
+      .finally(() => {
+        this.measuring = null;
+      });
+    return this.measuring;
+  }
+}

@@ -1,0 +1,11 @@
+export {
+  createProviderClient,
+  type ProviderClient,
+  type ProviderClientOptions,
+  type SandboxClient,
+} from './provider-client';
+export { readEventFeed, type EventFeedReaderOptions } from './event-feed';
+export { ProviderApiError } from './provider-api-error';
+export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhook';
+export type * from './schemas';
+export type { paths, components, operations, webhooks } from './generated/openapi';

@@ -1,0 +1,51 @@
+import { Webhook } from 'standardwebhooks';
+import type { WebhookEvent } from './schemas';
+
+/** The signature, the timestamp (older or newer than 5 minutes) or the headers did not check out. */
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    // Keeps `instanceof` working when a consumer's toolchain compiles classes down to ES5.
+    Object.setPrototypeOf(this, new.target.prototype);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+/** Node's `req.headers` or a fetch `Headers`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+const SIGNED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+
+function headerValue(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value.join(' ') : value;
+}
+
+/**
+ * Checks a delivery's Standard Webhooks signature with the endpoint's `whsec_...` secret and
+ * returns its body, typed by event type: switch on `event.type`. `body` must be the raw
+ * request body, exactly as received. Throws `WebhookVerificationError` when it is forged,
+ * altered or stale. Deduplicate on the `webhook-id` header and order on
+ * `data.locationEventSequence`; an event type newer than this SDK reaches your default branch.
+ */
+export function verifyWebhook(
+  secret: string,
+  body: string | Uint8Array,
+  headers: WebhookHeaders,
+): WebhookEvent {
+  const signed: Record<string, string> = {};
+  for (const name of SIGNED_HEADERS) {
+    const value = headerValue(headers, name);
+    if (value === undefined) throw new WebhookVerificationError(`missing the ${name} header`);
+    signed[name] = value;
+  }
+  const payload = typeof body === 'string' ? body : new TextDecoder().decode(body);
+  try {
+    return new Webhook(secret).verify(payload, signed) as WebhookEvent;
+  } catch (error) {
+    throw new WebhookVerificationError(error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,357 @@
+import {
+  Instant,
+  type ClaimedDelivery,
+  type EventType,
+  type StoredEvent,
+  type WebhookDelivery,
+} from '@pis/domain';
+import { commit, useAdapters, type InspectableAdapterSet } from './adapter-set';
+import { givenLocationRow } from './fixtures';
+import { anEvent } from './outbox.contract';
+import { anEndpoint } from './webhook-endpoint.contract';
+
+const LEASE_MS = 60_000;
+/** A policy that never disables within a test. */
+const HEALTH = { disableAfterFailingMs: 7 * 24 * 3_600_000, failingReason: 'failing too long' };
+const wallClock = () => Instant.fromEpochMillis(Date.now());
+
+/**
+ * `DeliveryPipelineStore`: relay, leases, attempt log, enqueue candidates and commit signals.
+ * The store's clock is real time on every adapter (a database's is), so the cases only rely
+ * on "now" and leases far longer than a test. Relaying and claiming are global (every
+ * location's work), so each case looks at its own fresh location only.
+ */
+export function describeDeliveryPipelineContract(
+  name: string,
+  make: () => Promise<InspectableAdapterSet>,
+): void {
+  describe(`${name}: webhook delivery pipeline contract`, () => {
+    const adapters = useAdapters(make);
+    const pipeline = () => adapters().pipeline;
+
+    async function relayAll(): Promise<void> {
+      while ((await pipeline().relay.relayBatch(500)).events > 0);
+    }
+
+    async function deliveriesOf(locationId: string): Promise<WebhookDelivery[]> {
+      return adapters().queries.webhooks.listDeliveries({
+        locationId,
+        status: null,
+        after: null,
+        limit: 500,
+      });
+    }
+
+    /** A location with an endpoint subscribing to `events`, and `count` committed events, relayed. */
+    async function givenRelayed(
+      count: number,
+      events: EventType[] = ['table.occupied'],
+    ): Promise<{ locationId: string; endpointId: string; stored: StoredEvent[] }> {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, { events });
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      const stored = await commit(adapters().uow, (tx) =>
+        tx.outbox.append(
+          location.id,
+          Array.from({ length: count }, (_, i) => anEvent(i + 1)),
+        ),
+      );
+      await relayAll();
+      return { locationId: location.id, endpointId: endpoint.id, stored };
+    }
+
+    async function claimMine(locationId: string): Promise<ClaimedDelivery[]> {
+      const mine: ClaimedDelivery[] = [];
+      for (;;) {
+        const claimed = await pipeline().leases.claimDue(500, LEASE_MS);
+        mine.push(...claimed.filter((d) => d.locationId === locationId));
+        if (claimed.length < 500) return mine.sort((a, b) => a.event.sequence - b.event.sequence);
+      }
+    }
+
+    const result = (status: number | null) => ({
+      attemptedAt: Instant.fromEpochMillis(Date.now()),
+      responseStatus: status,
+      durationMs: 12,
+      error: status !== null && status < 300 ? null : 'the receiver answered 500',
+    });
+
+    it('When events are relayed, then each gets one pending delivery to the subscribing endpoint, due now, and is relayed once', async () => {
+      const before = Instant.fromEpochMillis(Date.now() - 1_000);
+      const { locationId, endpointId, stored } = await givenRelayed(3);
+
+      await relayAll();
+
+      const deliveries = await deliveriesOf(locationId);
+      expect(deliveries.map((d) => d.eventId).sort()).toEqual(stored.map((e) => e.id).sort());
+      for (const d of deliveries) {
+        expect(d).toMatchObject({ endpointId, status: 'pending', attempts: [] });
+        expect(d.nextAttemptAt!.isAfter(before)).toBe(true);
+      }
+    });
+
+    it('When the location has no endpoint, or it is disabled, or it does not subscribe to the type, then no delivery is made and the events still count as relayed', async () => {
+      const bare = await givenLocationRow(adapters().uow);
+      const disabled = await givenLocationRow(adapters().uow);
+      const other = await givenLocationRow(adapters().uow);
+      await commit(adapters().uow, async (tx) => {
+        await tx.webhookEndpoints.save(anEndpoint(disabled.id, { disabledAt: wallClock() }));
+        await tx.webhookEndpoints.save(anEndpoint(other.id, { events: ['floorplan.published'] }));
+      });
+      for (const location of [bare, disabled, other]) {
+        await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
+      }
+
+      await relayAll();
+      await commit(adapters().uow, (tx) =>
+        tx.webhookEndpoints.save(anEndpoint(bare.id, { events: ['table.occupied'] })),
+      );
+      await relayAll();
+
+      for (const location of [bare, disabled, other]) expect(await deliveriesOf(location.id)).toEqual([]);
+    });
+
+    it('When due deliveries are claimed, then each comes with its event as stored, and a second claim skips them while leased', async () => {
+      const { locationId, stored } = await givenRelayed(2);
+
+      const first = await claimMine(locationId);
+      const second = await claimMine(locationId);
+
+      expect(first.map((d) => d.event)).toStrictEqual(stored);
+      expect(first.map((d) => [d.generation, d.attemptCount])).toEqual([
+        [0, 0],
+        [0, 0],
+      ]);
+      expect(second).toEqual([]);
+      const byId = await pipeline().leases.claimById(first[0]!.id, 0, LEASE_MS);
+      expect(byId.kind).toBe('not-due');
+      if (byId.kind === 'not-due') {
+        expect(byId.dueAt.isAfter(Instant.fromEpochMillis(Date.now() + LEASE_MS / 2))).toBe(true);
+      }
+    });
+
+    it('When a delivery is claimed by id for its generation, then it is claimed once; an unknown id is gone', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [delivery] = await deliveriesOf(locationId);
+
+      const claim = await pipeline().leases.claimById(delivery!.id, 0, LEASE_MS);
+      const again = await pipeline().leases.claimById(delivery!.id, 0, LEASE_MS);
+      const unknown = await pipeline().leases.claimById('00000000-0000-4000-8000-000000000000', 0, LEASE_MS);
+
+      expect(claim.kind === 'claimed' && claim.delivery.id).toBe(delivery!.id);
+      expect(again.kind).toBe('not-due');
+      expect(unknown).toEqual({ kind: 'nothing-to-do', why: 'gone' });
+    });
+
+    it('When a successful attempt is recorded, then the delivery succeeded with the attempt listed, and nothing is left to do', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+      const attempt = result(204);
+
+      await pipeline().attempts.record(claimed!, attempt, { kind: 'succeeded' }, HEALTH);
+
+      const [delivery] = await deliveriesOf(locationId);
+      expect(delivery).toMatchObject({ status: 'succeeded', nextAttemptAt: null, attempts: [attempt] });
+      expect(await pipeline().leases.claimById(claimed!.id, 0, LEASE_MS)).toEqual({
+        kind: 'nothing-to-do',
+        why: 'settled',
+      });
+    });
+
+    it('When a retry without delay is recorded, then the delivery is due again and the next claim counts the attempt', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+
+      await pipeline().attempts.record(claimed!, result(500), { kind: 'retry', delayMs: 0 }, HEALTH);
+      const [again] = await claimMine(locationId);
+
+      expect(again).toMatchObject({ id: claimed!.id, generation: 0, attemptCount: 1 });
+      const [delivery] = await deliveriesOf(locationId);
+      expect(delivery!.status).toBe('pending');
+      expect(delivery!.attempts).toHaveLength(1);
+    });
+
+    it('When a retry with a delay is recorded, then the delivery is not due before the delay', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+
+      await pipeline().attempts.record(claimed!, result(503), { kind: 'retry', delayMs: 3_600_000 }, HEALTH);
+
+      expect(await claimMine(locationId)).toEqual([]);
+      const [delivery] = await deliveriesOf(locationId);
+      expect(delivery!.nextAttemptAt!.isAfter(Instant.fromEpochMillis(Date.now() + 3_000_000))).toBe(true);
+    });
+
+    it('When a failure that disables the endpoint is recorded, then the delivery failed and the endpoint is disabled', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+
+      await pipeline().attempts.record(
+        claimed!,
+        result(410),
+        { kind: 'failed', disableEndpoint: true },
+        HEALTH,
+      );
+
+      const [delivery] = await deliveriesOf(locationId);
+      expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
+      const endpoint = (await adapters().queries.webhooks.findEndpoint(locationId))!;
+      expect(endpoint.disabledAt).not.toBeNull();
+      expect(endpoint.disabledReason).toBe('the receiver answered 410 Gone');
+    });
+
+    it("When attempts fail, then the endpoint's run of failures starts at the first and a success ends it; a refused attempt leaves it alone", async () => {
+      const { locationId } = await givenRelayed(3);
+      const [a, b, c] = await claimMine(locationId);
+      const endpoint = () => adapters().queries.webhooks.findEndpoint(locationId);
+
+      const first = result(500);
+      await pipeline().attempts.record(a!, first, { kind: 'retry', delayMs: 60_000 }, HEALTH);
+      await pipeline().attempts.record(b!, result(502), { kind: 'retry', delayMs: 60_000 }, HEALTH);
+      const failing = (await endpoint())!.failingSince;
+      await pipeline().attempts.record(c!, result(null), { kind: 'failed', disableEndpoint: false }, null);
+      const afterRefusal = (await endpoint())!.failingSince;
+      await pipeline().attempts.record(a!, result(204), { kind: 'succeeded' }, HEALTH);
+
+      expect(failing).toStrictEqual(first.attemptedAt);
+      expect(afterRefusal).toStrictEqual(first.attemptedAt);
+      expect((await endpoint())!).toMatchObject({
+        failingSince: null,
+        disabledAt: null,
+        disabledReason: null,
+      });
+    });
+
+    it('When a failure comes after failing for as long as the policy allows, then the endpoint is disabled with that reason, once', async () => {
+      const { locationId } = await givenRelayed(2);
+      const [a, b] = await claimMine(locationId);
+      const policy = { disableAfterFailingMs: 0, failingReason: 'every delivery attempt failed for 0 hours' };
+
+      const disabling = await pipeline().attempts.record(
+        a!,
+        result(500),
+        { kind: 'retry', delayMs: 1_000 },
+        policy,
+      );
+      const later = await pipeline().attempts.record(
+        b!,
+        result(500),
+        { kind: 'retry', delayMs: 1_000 },
+        policy,
+      );
+
+      expect([disabling, later]).toEqual([{ endpointDisabled: true }, { endpointDisabled: false }]);
+      const endpoint = (await adapters().queries.webhooks.findEndpoint(locationId))!;
+      expect(endpoint.disabledAt).not.toBeNull();
+      expect(endpoint.disabledReason).toBe(policy.failingReason);
+      await relayAll();
+      await commit(adapters().uow, (tx) => tx.outbox.append(locationId, [anEvent(9)]));
+      await relayAll();
+      expect(await deliveriesOf(locationId)).toHaveLength(2);
+    });
+
+    it('When a redelivery is requested during an attempt, then that attempt is kept as history and the new generation is pending, due, its count started over', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+      const failedBefore = { ...claimed!, attemptCount: 0 };
+      await pipeline().attempts.record(
+        claimed!,
+        result(500),
+        { kind: 'failed', disableEndpoint: false },
+        HEALTH,
+      );
+      const [again] = await claimMine(locationId);
+      expect(again).toBeUndefined();
+
+      await commit(adapters().uow, (tx) => tx.webhookDeliveries.requestRedelivery(locationId, claimed!.id));
+      const [renewed] = await claimMine(locationId);
+      await pipeline().attempts.record(
+        failedBefore,
+        result(500),
+        { kind: 'failed', disableEndpoint: false },
+        HEALTH,
+      );
+
+      expect(renewed).toMatchObject({ id: claimed!.id, generation: 1, attemptCount: 0 });
+      const [delivery] = await deliveriesOf(locationId);
+      expect(delivery!.status).toBe('pending');
+      expect(delivery!.attempts).toHaveLength(2);
+      expect(await pipeline().leases.claimById(claimed!.id, 0, LEASE_MS)).toEqual({
+        kind: 'nothing-to-do',
+        why: 'superseded',
+      });
+    });
+
+    it('When generations are marked queued, then they are no longer candidates, and a redelivery makes the next generation one', async () => {
+      const { locationId } = await givenRelayed(2);
+      const mine = async () =>
+        (await pipeline().candidates.unqueued(100_000)).filter((c) => ids.some((id) => id === c.deliveryId));
+      const ids = (await deliveriesOf(locationId)).map((d) => d.id);
+
+      const before = await mine();
+      await pipeline().candidates.markQueued(
+        before.map(({ deliveryId, generation }) => ({ deliveryId, generation })),
+      );
+      const after = await mine();
+      await commit(adapters().uow, (tx) => tx.webhookDeliveries.requestRedelivery(locationId, ids[0]!));
+      await pipeline().candidates.markQueued([{ deliveryId: ids[0]!, generation: 0 }]);
+      const redelivered = await mine();
+
+      expect(before.map((c) => c.deliveryId).sort()).toEqual([...ids].sort());
+      for (const c of before) {
+        expect(c.generation).toBe(0);
+        expect(c.delayMs).toBeGreaterThanOrEqual(0);
+        expect(c.delayMs).toBeLessThan(1_000);
+      }
+      expect(after).toEqual([]);
+      expect(redelivered.map((c) => [c.deliveryId, c.generation])).toEqual([[ids[0], 1]]);
+    });
+
+    it('When queued deliveries are overdue, then they are listed earliest first, page by page from a position; null lists every queued one, due or not (leased)', async () => {
+      const { locationId } = await givenRelayed(3);
+      const ids = new Set((await deliveriesOf(locationId)).map((d) => d.id));
+      const jobs = (await pipeline().candidates.unqueued(100_000)).filter((c) => ids.has(c.deliveryId));
+      await pipeline().candidates.markQueued(jobs);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+
+      const all = (await pipeline().candidates.overdueQueued(0, 100_000)).filter((c) =>
+        ids.has(c.deliveryId),
+      );
+      const notYet = (await pipeline().candidates.overdueQueued(3_600_000, 100_000)).filter((c) =>
+        ids.has(c.deliveryId),
+      );
+      const firstPage = await pipeline().candidates.overdueQueued(0, 1, all[0]!.position);
+      const everyone = await pipeline().candidates.overdueQueued(0, 100_000);
+      await claimMine(locationId);
+      const leasedOverdue = (await pipeline().candidates.overdueQueued(0, 100_000)).filter((c) =>
+        ids.has(c.deliveryId),
+      );
+      const everyQueued = (await pipeline().candidates.overdueQueued(null, 100_000)).filter((c) =>
+        ids.has(c.deliveryId),
+      );
+
+      expect(all.map((c) => c.deliveryId).sort()).toEqual([...ids].sort());
+      expect(notYet).toEqual([]);
+      const index = everyone.findIndex((c) => c.deliveryId === all[0]!.deliveryId);
+      expect(firstPage).toEqual(everyone.slice(index + 1, index + 2));
+      expect(leasedOverdue).toEqual([]);
+      expect(everyQueued.map((c) => c.deliveryId).sort()).toEqual([...ids].sort());
+    });
+
+    it('When subscribed to commit signals, then the listener is called at once and again after a commit that appended events', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      let calls = 0;
+      const unsubscribe = await pipeline().signals.subscribe(() => (calls += 1));
+      const atOnce = calls;
+
+      await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
+      const deadline = Date.now() + 5_000;
+      while (calls === atOnce && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      await unsubscribe();
+
+      expect(atOnce).toBeGreaterThanOrEqual(1);
+      expect(calls).toBeGreaterThan(atOnce);
+    });
+  });
+}

@@ -1,0 +1,251 @@
+import {
+  GONE_REASON,
+  type AttemptLog,
+  type ClaimById,
+  type ClaimedDelivery,
+  type Clock,
+  type DeliveryJob,
+  type DeliveryLeases,
+  type DeliveryPipelineStore,
+  type EnqueueCandidates,
+  type IdGenerator,
+  type Instant,
+  type OutboxRelayStore,
+  type OutboxSignals,
+  type OverduePosition,
+  type RelayBatch,
+  type StoredEvent,
+  type WebhookDelivery,
+} from '@pis/domain';
+import { detach } from './detach';
+import { compareIds, type DeliveryRun, type State } from './state';
+
+/** What the pipeline twin needs of the store: one atomic step at a time over the committed state. */
+export interface PipelineHost {
+  /** Runs `step` alone on the committed state; the state it answers becomes the committed one. */
+  atomically<T>(step: (state: State) => { state: State; value: T }): Promise<T>;
+  /** Subscribes to commits that appended events; answers an unsubscribe. */
+  onEventsCommitted(listener: () => void): () => void;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+const micros = (ms: number): bigint => BigInt(Math.round(ms)) * 1000n;
+const with_ = <K extends keyof State>(state: State, table: K, map: State[K]): State => ({
+  ...state,
+  [table]: map,
+});
+
+/** The in-memory twin of the pipeline's storage, held to the same contract suite as PostgreSQL's. */
+export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineStore {
+  const now = () => host.clock.now();
+
+  const claimed = (state: State, d: WebhookDelivery, run: DeliveryRun): ClaimedDelivery => {
+    const event = state.events.get(d.locationId)?.find((e) => e.id === d.eventId) as StoredEvent;
+    return {
+      id: d.id,
+      locationId: d.locationId,
+      endpointId: d.endpointId,
+      event: detach(event),
+      generation: run.generation,
+      attemptCount: run.attemptCount,
+    };
+  };
+
+  const lease = (state: State, ids: string[], leaseMs: number): State => {
+    const deliveries = new Map(state.deliveries);
+    const until = now().plusMicros(micros(leaseMs));
+    for (const id of ids) deliveries.set(id, { ...deliveries.get(id)!, nextAttemptAt: until });
+    return with_(state, 'deliveries', deliveries);
+  };
+
+  const isDue = (d: WebhookDelivery, at: Instant) =>
+    d.status === 'pending' && (d.nextAttemptAt === null || d.nextAttemptAt.compare(at) <= 0);
+
+  const relay: OutboxRelayStore = {
+    relayBatch: (limit) =>
+      host.atomically((state): { state: State; value: RelayBatch } => {
+        const unrelayed = [...state.events.values()]
+          .flat()
+          .filter((e) => !state.relayed.has(e.id))
+          .slice(0, limit);
+        if (unrelayed.length === 0) return { state, value: { events: 0, deliveries: 0 } };
+        const relayed = new Map(state.relayed);
+        const deliveries = new Map(state.deliveries);
+        const runs = new Map(state.deliveryRuns);
+        const existing = new Set(
+          [...state.deliveries.values()]
+            .filter((d) => state.deliveryRuns.get(d.id)?.recovered !== true)
+            .map((d) => `${d.eventId}/${d.endpointId}`),
+        );
+        let created = 0;
+        for (const event of unrelayed) {
+          relayed.set(event.id, true);
+          const endpoint = state.endpoints.get(event.locationId);
+          if (!endpoint || endpoint.disabledAt !== null || !endpoint.events.includes(event.type)) continue;
+          if (existing.has(`${event.id}/${endpoint.id}`)) continue;
+          const at = now();
+          const id = host.ids.uuid();
+          deliveries.set(id, {
+            id,
+            locationId: event.locationId,
+            endpointId: endpoint.id,
+            eventId: event.id,
+            eventType: event.type,
+            sequence: event.sequence,
+            status: 'pending',
+            attempts: [],
+            nextAttemptAt: at,
+            createdAt: at,
+            updatedAt: at,
+          });
+          runs.set(id, { generation: 0, queuedGeneration: null, attemptCount: 0 });
+          created += 1;
+        }
+        const next = { ...state, relayed, deliveries, deliveryRuns: runs };
+        return { state: next, value: { events: unrelayed.length, deliveries: created } };
+      }),
+  };
+
+  const leases: DeliveryLeases = {
+    claimById: (id, generation, leaseMs) =>
+      host.atomically((state): { state: State; value: ClaimById } => {
+        const d = state.deliveries.get(id);
+        const run = state.deliveryRuns.get(id);
+        if (!d || !run) return { state, value: { kind: 'nothing-to-do', why: 'gone' } };
+        if (run.generation !== generation)
+          return { state, value: { kind: 'nothing-to-do', why: 'superseded' } };
+        if (d.status !== 'pending') return { state, value: { kind: 'nothing-to-do', why: 'settled' } };
+        if (!isDue(d, now())) return { state, value: { kind: 'not-due', dueAt: d.nextAttemptAt! } };
+        return {
+          state: lease(state, [id], leaseMs),
+          value: { kind: 'claimed', delivery: claimed(state, d, run) },
+        };
+      }),
+    claimDue: (limit, leaseMs, skipEndpoints = []) =>
+      host.atomically((state) => {
+        const at = now();
+        const due = [...state.deliveries.values()]
+          .filter((d) => isDue(d, at) && !skipEndpoints.includes(d.endpointId))
+          .sort((a, b) => a.nextAttemptAt!.compare(b.nextAttemptAt!) || compareIds(a.id, b.id))
+          .slice(0, limit);
+        const value = due.map((d) => claimed(state, d, state.deliveryRuns.get(d.id)!));
+        return {
+          state: lease(
+            state,
+            due.map((d) => d.id),
+            leaseMs,
+          ),
+          value,
+        };
+      }),
+  };
+
+  const attempts: AttemptLog = {
+    record: (delivery, result, followUp, health) =>
+      host.atomically((state) => {
+        const d = state.deliveries.get(delivery.id);
+        const run = state.deliveryRuns.get(delivery.id);
+        if (!d || !run) return { state, value: { endpointDisabled: false } };
+        const at = now();
+        let next: WebhookDelivery = { ...d, attempts: [...d.attempts, { ...result }] };
+        let nextRun = run;
+        if (run.generation === delivery.generation && d.status === 'pending') {
+          next = {
+            ...next,
+            status: followUp.kind === 'retry' ? 'pending' : followUp.kind,
+            nextAttemptAt: followUp.kind === 'retry' ? at.plusMicros(micros(followUp.delayMs)) : null,
+            updatedAt: at,
+          };
+          nextRun = { ...run, attemptCount: run.attemptCount + 1 };
+        }
+        const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
+        let endpoints = state.endpoints;
+        let endpointDisabled = false;
+        const endpoint = endpoints.get(d.locationId);
+        if (endpoint?.id === delivery.endpointId && (health !== null || gone)) {
+          const succeeded = followUp.kind === 'succeeded';
+          const failingSince = succeeded ? null : (endpoint.failingSince ?? result.attemptedAt);
+          const failedTooLong =
+            !succeeded &&
+            health !== null &&
+            failingSince!.compare(result.attemptedAt.plusMicros(-micros(health.disableAfterFailingMs))) <= 0;
+          endpointDisabled = endpoint.disabledAt === null && (gone || failedTooLong);
+          endpoints = new Map(endpoints).set(d.locationId, {
+            ...endpoint,
+            failingSince,
+            ...(endpointDisabled
+              ? { disabledAt: at, disabledReason: gone ? GONE_REASON : health!.failingReason }
+              : {}),
+          });
+        }
+        const deliveries = new Map(state.deliveries).set(d.id, next);
+        const deliveryRuns = new Map(state.deliveryRuns).set(d.id, nextRun);
+        return { state: { ...state, deliveries, deliveryRuns, endpoints }, value: { endpointDisabled } };
+      }),
+  };
+
+  const candidates: EnqueueCandidates = {
+    unqueued: (limit) =>
+      host.atomically((state) => {
+        const at = now();
+        const value = [...state.deliveries.values()]
+          .filter((d) => d.status === 'pending')
+          .filter(
+            (d) =>
+              state.deliveryRuns.get(d.id)!.queuedGeneration !== state.deliveryRuns.get(d.id)!.generation,
+          )
+          .sort((a, b) => a.nextAttemptAt!.compare(b.nextAttemptAt!) || compareIds(a.id, b.id))
+          .slice(0, limit)
+          .map((d) => ({
+            deliveryId: d.id,
+            generation: state.deliveryRuns.get(d.id)!.generation,
+            endpointId: d.endpointId,
+            delayMs: Math.max(0, Number(d.nextAttemptAt!.epochMicros - at.epochMicros) / 1000),
+          }));
+        return { state, value };
+      }),
+    markQueued: (jobs: readonly DeliveryJob[]) =>
+      host.atomically((state) => {
+        const runs = new Map(state.deliveryRuns);
+        for (const job of jobs) {
+          const run = runs.get(job.deliveryId);
+          if (run && run.generation === job.generation)
+            runs.set(job.deliveryId, { ...run, queuedGeneration: job.generation });
+        }
+        return { state: with_(state, 'deliveryRuns', runs), value: undefined };
+      }),
+    overdueQueued: (overdueAfterMs, limit, after: OverduePosition | null = null) =>
+      host.atomically((state) => {
+        const cutoff = overdueAfterMs === null ? null : now().plusMicros(-micros(overdueAfterMs));
+        const key = (d: WebhookDelivery) =>
+          `${d.nextAttemptAt!.epochMicros.toString().padStart(20, '0')}|${d.id}`;
+        const value = [...state.deliveries.values()]
+          .filter((d) => {
+            const run = state.deliveryRuns.get(d.id)!;
+            return d.status === 'pending' && run.queuedGeneration === run.generation;
+          })
+          .filter((d) => d.nextAttemptAt !== null && (cutoff === null || d.nextAttemptAt.compare(cutoff) < 0))
+          .filter((d) => after === null || key(d) > after)
+          .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+          .slice(0, limit)
+          .map((d) => ({
+            deliveryId: d.id,
+            generation: state.deliveryRuns.get(d.id)!.generation,
+            endpointId: d.endpointId,
+            position: key(d),
+          }));
+        return { state, value };
+      }),
+  };
+
+  const signals: OutboxSignals = {
+    async subscribe(listener) {
+      const off = host.onEventsCommitted(listener);
+      listener();
+      return async () => off();
+    },
+  };
+
+  return { relay, leases, attempts, candidates, signals };
+}

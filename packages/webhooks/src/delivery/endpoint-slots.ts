@@ -1,0 +1,227 @@
+/** How an attempt went, as far as its endpoint's share of the slots is concerned. */
+export interface AttemptPace {
+  /** 2xx within half the timeout: the endpoint is keeping up. */
+  healthy: boolean;
+}
+
+export interface EndpointSlotsOptions {
+  /** The process's slots: attempts in flight at once. */
+  concurrency: number;
+  /** An attempt running longer than this marks its endpoint as struggling before it ends. */
+  slowAfterMs: number;
+}
+
+/** A job sent away to wait for a slot of its endpoint, and how to call it back early. */
+interface Waiter {
+  /** When it comes back by itself (this process's clock). */
+  dueAt: number;
+  /** Calls it back now; answers false when it could not (it is no longer waiting). */
+  wake: () => Promise<boolean>;
+}
+
+/** An endpoint's standing in this process. */
+interface Standing {
+  /** Start times of its attempts in flight. */
+  started: number[];
+  /** null: no attempt of it has ended here yet. */
+  healthy: boolean | null;
+  /** Jobs waiting for a slot, in the order they were sent away. */
+  waiting: Map<string, Waiter>;
+  /** Jobs called back and not arrived yet, with when they were called. */
+  called: Map<string, number>;
+  /** When the line was last swept of jobs that never came back. */
+  sweptAt: number;
+}
+
+/** A job called back that has not arrived after this long was taken by another process. */
+const CALLED_FORGOTTEN_AFTER_MS = 10_000;
+
+/** A waiting job that never came back is forgotten this long after it was due. */
+const WAITING_FORGOTTEN_AFTER_MS = 60_000;
+
+/** How often a line is swept of jobs that never came back. */
+const SWEEP_EVERY_MS = 10_000;
+
+/**
+ * Attempts in flight per endpoint in this process, so that one slow or failing endpoint never
+ * holds the slots every location shares, while a healthy endpoint's burst may use them all.
+ *
+ * - An endpoint that keeps up (its last attempt was a 2xx within half the timeout) has no cap:
+ *   its attempts take milliseconds, and a burst to one endpoint uses the whole process.
+ * - One that struggles (its last attempt failed or was slow, or one in flight has been running
+ *   longer than `slowAfterMs`) holds an eighth of the slots (at least one).
+ * - One not attempted here yet holds half, so that a hanging endpoint's first backlog never
+ *   takes the whole process for one timeout before anything is known of it.
+ *
+ * A job whose endpoint is at its cap waits outside (the caller parks it); when a slot of that
+ * endpoint frees, the first waiting job is called back, so a waiting line drains at the pace its
+ * endpoint's slots free, each job moved once, whatever its length.
+ */
+export class EndpointSlots {
+  private readonly standings = new Map<string, Standing>();
+  private readonly strugglingCap: number;
+  private readonly firstCap: number;
+  private readonly concurrency: number;
+  private readonly slowAfterMs: number;
+
+  constructor(options: EndpointSlotsOptions) {
+    this.concurrency = Math.max(1, options.concurrency);
+    this.slowAfterMs = options.slowAfterMs;
+    this.strugglingCap = Math.max(1, Math.floor(this.concurrency / 8));
+    this.firstCap = Math.max(1, Math.ceil(this.concurrency / 2));
+  }
+
+  /**
+   * Takes a slot for an attempt to `endpointId` starting `at`; false when the endpoint is at
+   * its cap. `at` is the slot's ticket: `release` gives it back. A job that was called back
+   * (`arrived` said so) takes the slot kept for it; any other job only a slot that no called
+   * job is on its way to, so a fresh job never overtakes the line.
+   */
+  tryTake(endpointId: string, at: number, called = false): boolean {
+    const standing = this.standing(endpointId);
+    const kept = called ? 0 : standing.called.size;
+    if (standing.started.length + kept >= this.capOf(standing, at)) return false;
+    standing.started.push(at);
+    return true;
+  }
+
+  /** Counts an attempt already under way since `at` (claimed before its endpoint reached its cap). */
+  hold(endpointId: string, at: number): void {
+    this.standing(endpointId).started.push(at);
+  }
+
+  /**
+   * Gives back the slot taken at `takenAt`, noting how the attempt went (no pace: no attempt
+   * was made), and calls back as many waiting jobs of the endpoint as it now has free slots.
+   */
+  release(endpointId: string, takenAt: number, pace?: AttemptPace, now = Date.now()): void {
+    const standing = this.standings.get(endpointId);
+    if (standing === undefined) return;
+    const index = standing.started.indexOf(takenAt);
+    standing.started.splice(index === -1 ? 0 : index, 1);
+    if (pace !== undefined) standing.healthy = pace.healthy;
+    this.callBack(endpointId, standing, now);
+    this.forgetIfIdle(endpointId, standing);
+  }
+
+  /**
+   * Parks `jobId` until a slot of `endpointId` frees (`wake` calls it back) and answers when it
+   * comes back by itself if it is not called: after one `turnMs` for each cap's worth of jobs
+   * waiting ahead of it, jittered, and never later than `maxMs` (jittered down to half), so a job
+   * parked by a process that then died is back within `maxMs`.
+   */
+  park(
+    endpointId: string,
+    jobId: string,
+    wake: () => Promise<boolean>,
+    turnMs: number,
+    maxMs: number,
+    now = Date.now(),
+  ): number {
+    const standing = this.standing(endpointId);
+    // A sweep walks the whole line: at most once per sweep interval, not at every park (a line
+    // of 20,000 swept at every park cost the worker more than its own attempts).
+    if (now - standing.sweptAt >= SWEEP_EVERY_MS) {
+      standing.sweptAt = now;
+      for (const [id, waiter] of standing.waiting) {
+        if (waiter.dueAt < now - WAITING_FORGOTTEN_AFTER_MS) standing.waiting.delete(id);
+      }
+    }
+    const turns = Math.floor(standing.waiting.size / this.capOf(standing, now));
+    const delayMs = Math.round(
+      Math.min(turnMs * (turns + 0.5 + Math.random() / 2), maxMs * (0.5 + Math.random() / 2)),
+    );
+    standing.waiting.set(jobId, { dueAt: now + delayMs, wake });
+    return delayMs;
+  }
+
+  /** `jobId` is back for its slot (called back or by itself); answers whether it was called back. */
+  arrived(endpointId: string, jobId: string): boolean {
+    const standing = this.standings.get(endpointId);
+    if (standing === undefined) return false;
+    standing.waiting.delete(jobId);
+    return standing.called.delete(jobId);
+  }
+
+  /** Endpoints that may not take another slot now. */
+  saturated(now = Date.now()): string[] {
+    return [...this.standings]
+      .filter(([, standing]) => standing.started.length >= this.capOf(standing, now))
+      .map(([id]) => id);
+  }
+
+  /** Whether the endpoint's last attempt failed or was slow, or one in flight is running long. */
+  isStruggling(endpointId: string, now = Date.now()): boolean {
+    const standing = this.standings.get(endpointId);
+    return standing !== undefined && this.struggles(standing, now);
+  }
+
+  /** Jobs of the endpoint waiting for a slot (parked, not yet back). */
+  waitingFor(endpointId: string): number {
+    return this.standings.get(endpointId)?.waiting.size ?? 0;
+  }
+
+  private struggles(standing: Standing, now: number): boolean {
+    if (standing.healthy === false) return true;
+    // Slots are taken in time order: the first is the oldest attempt in flight.
+    const oldest = standing.started[0];
+    return oldest !== undefined && now - oldest > this.slowAfterMs;
+  }
+
+  private capOf(standing: Standing, now: number): number {
+    if (this.struggles(standing, now)) return this.strugglingCap;
+    return standing.healthy === null ? this.firstCap : this.concurrency;
+  }
+
+  /** Calls back the first waiting jobs, one per free slot (jobs called and not yet back count as taking one). */
+  private callBack(endpointId: string, standing: Standing, now: number): void {
+    for (const [id, calledAt] of standing.called) {
+      if (calledAt < now - CALLED_FORGOTTEN_AFTER_MS) standing.called.delete(id);
+    }
+    let free = this.capOf(standing, now) - standing.started.length - standing.called.size;
+    for (const [jobId, waiter] of standing.waiting) {
+      if (free <= 0) break;
+      free -= 1;
+      standing.waiting.delete(jobId);
+      standing.called.set(jobId, now);
+      void waiter.wake().then(
+        (woken) => this.notWoken(endpointId, jobId, woken),
+        () => this.notWoken(endpointId, jobId, false),
+      );
+    }
+  }
+
+  /** A job that could not be called back (it had come back already, or is gone) frees its turn for the next. */
+  private notWoken(endpointId: string, jobId: string, woken: boolean): void {
+    if (woken) return;
+    const standing = this.standings.get(endpointId);
+    if (standing === undefined || !standing.called.delete(jobId)) return;
+    this.callBack(endpointId, standing, Date.now());
+    this.forgetIfIdle(endpointId, standing);
+  }
+
+  private standing(endpointId: string): Standing {
+    let standing = this.standings.get(endpointId);
+    if (standing === undefined) {
+      standing = { started: [], healthy: null, waiting: new Map(), called: new Map(), sweptAt: 0 };
+      this.standings.set(endpointId, standing);
+    }
+    return standing;
+  }
+
+  /**
+   * An endpoint with nothing in flight, nothing waiting and a healthy last attempt has nothing to
+   * remember: dropping it keeps the map to the endpoints that matter. One that struggled is kept,
+   * so that its next attempt is capped.
+   */
+  private forgetIfIdle(endpointId: string, standing: Standing): void {
+    if (
+      standing.healthy === true &&
+      standing.started.length === 0 &&
+      standing.waiting.size === 0 &&
+      standing.called.size === 0
+    ) {
+      this.standings.delete(endpointId);
+    }
+  }
+}

@@ -1,0 +1,226 @@
+import { EndpointSlots } from '../src/delivery/endpoint-slots';
+
+const SLOW_MS = 5_000;
+const T0 = 1_000_000;
+
+function slotsOf(concurrency: number): EndpointSlots {
+  return new EndpointSlots({ concurrency, slowAfterMs: SLOW_MS });
+}
+
+/** Takes up to `n` slots of `endpointId` at `at`; answers how many it got. */
+function take(slots: EndpointSlots, endpointId: string, n: number, at = T0): number {
+  return Array.from({ length: n }, () => slots.tryTake(endpointId, at)).filter(Boolean).length;
+}
+
+/** One attempt of `endpointId` that went as `healthy` says. */
+function attempted(slots: EndpointSlots, endpointId: string, healthy: boolean, at = T0): void {
+  expect(slots.tryTake(endpointId, at)).toBe(true);
+  slots.release(endpointId, at, { healthy }, at + 1);
+}
+
+/** A parked job whose wake records the call and answers `woken`. */
+function parked(
+  slots: EndpointSlots,
+  endpointId: string,
+  jobId: string,
+  woken: string[],
+  answer = true,
+): number {
+  return slots.park(
+    endpointId,
+    jobId,
+    async () => {
+      woken.push(jobId);
+      return answer;
+    },
+    10_000,
+    60_000,
+    T0,
+  );
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('EndpointSlots', () => {
+  it('When an endpoint has not been attempted here yet, then it may hold half of the slots', () => {
+    const slots = slotsOf(32);
+
+    expect(take(slots, 'a', 20)).toBe(16);
+    expect(slots.tryTake('b', T0)).toBe(true);
+    expect(slots.saturated(T0)).toEqual(['a']);
+  });
+
+  it('When an endpoint keeps up, then a burst to it may use every slot', () => {
+    const slots = slotsOf(32);
+    expect(take(slots, 'a', 16)).toBe(16);
+    slots.release('a', T0, { healthy: true }, T0 + 1);
+
+    expect(take(slots, 'a', 40, T0 + 1)).toBe(17);
+    expect(slots.saturated(T0 + 1)).toEqual(['a']);
+  });
+
+  it('When an endpoint that keeps up goes idle, then it is forgotten: its next burst starts at half until an attempt of it succeeds', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', true);
+
+    expect(take(slots, 'a', 40, T0 + 2)).toBe(16);
+  });
+
+  it('When an attempt of an endpoint fails or is slow, then it may hold only an eighth until one succeeds quickly again', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', false);
+
+    const struggling = take(slots, 'a', 10);
+    slots.release('a', T0, { healthy: true }, T0 + 1);
+
+    expect(struggling).toBe(4);
+    expect(slots.isStruggling('a', T0 + 1)).toBe(false);
+    expect(take(slots, 'a', 40, T0 + 1)).toBe(29);
+  });
+
+  it('When an attempt in flight runs longer than the slow mark, then its endpoint is capped before the attempt ends', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', true);
+    expect(slots.tryTake('a', T0)).toBe(true);
+
+    expect(slots.isStruggling('a', T0 + SLOW_MS)).toBe(false);
+    expect(slots.isStruggling('a', T0 + SLOW_MS + 1)).toBe(true);
+    expect(take(slots, 'a', 10, T0 + SLOW_MS + 1)).toBe(3);
+    expect(slots.saturated(T0 + SLOW_MS + 1)).toEqual(['a']);
+  });
+
+  it('When a slot is given back, then the ticket it was taken with is the one that ends (the oldest still in flight stays)', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', true);
+    slots.tryTake('a', T0); // hangs
+    slots.tryTake('a', T0 + 100); // quick
+    slots.release('a', T0 + 100, { healthy: true }, T0 + 110);
+
+    expect(slots.isStruggling('a', T0 + SLOW_MS + 1)).toBe(true);
+  });
+
+  it('When a slot is given back without an attempt, then the endpoint keeps its standing', () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'a', false);
+    slots.tryTake('a', T0);
+    slots.release('a', T0);
+
+    expect(slots.isStruggling('a', T0)).toBe(true);
+    expect([slots.tryTake('a', T0), slots.tryTake('a', T0)]).toEqual([true, false]);
+  });
+
+  it('When the process has one slot, then a struggling endpoint still gets one at a time', () => {
+    const slots = slotsOf(1);
+    attempted(slots, 'a', false);
+
+    expect([slots.tryTake('a', T0), slots.tryTake('a', T0)]).toEqual([true, false]);
+  });
+
+  it('When jobs are parked for a capped endpoint, then each comes back by itself one turn after those ahead of it, never later than the bound', () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false); // an eighth of 8: one slot
+
+    const delays = ['j1', 'j2', 'j3'].map((id) =>
+      slots.park('hanging', id, async () => true, 10_000, 60_000, T0),
+    );
+    const far = Array.from({ length: 100 }, (_, i) =>
+      slots.park('hanging', `k${i}`, async () => true, 10_000, 60_000, T0),
+    );
+
+    delays.forEach((delay, turns) => {
+      expect(delay).toBeGreaterThanOrEqual(10_000 * (turns + 0.5));
+      expect(delay).toBeLessThanOrEqual(10_000 * (turns + 1));
+    });
+    expect(Math.max(...far)).toBeLessThanOrEqual(60_000);
+    expect(Math.min(...far.slice(10))).toBeGreaterThanOrEqual(30_000);
+    expect(slots.waitingFor('hanging')).toBe(103);
+  });
+
+  it('When a slot of a capped endpoint frees, then the first parked job is called back, one per free slot, and one not back yet still counts', async () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.tryTake('hanging', T0);
+    const woken: string[] = [];
+    ['j1', 'j2', 'j3'].forEach((id) => parked(slots, 'hanging', id, woken));
+
+    slots.release('hanging', T0, { healthy: false }, T0 + 10);
+    slots.release('other', T0, { healthy: true }, T0 + 10);
+    await settled();
+    expect(woken).toEqual(['j1']);
+    expect(slots.waitingFor('hanging')).toBe(2);
+
+    // j1 has not arrived: its slot is kept, and an attempt that ends meanwhile (one that was
+    // under way, say) calls no other job for it.
+    slots.hold('hanging', T0 + 20);
+    slots.release('hanging', T0 + 20, { healthy: false }, T0 + 30);
+    await settled();
+    expect(woken).toEqual(['j1']);
+
+    expect(slots.tryTake('hanging', T0 + 40, slots.arrived('hanging', 'j1'))).toBe(true);
+    slots.release('hanging', T0 + 40, { healthy: true }, T0 + 50);
+    await settled();
+    expect(woken).toEqual(['j1', 'j2', 'j3']);
+  });
+
+  it('When a parked job is called back, then its slot is kept for it: a fresh job does not overtake the line', async () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.tryTake('hanging', T0);
+    const woken: string[] = [];
+    parked(slots, 'hanging', 'j1', woken);
+    slots.release('hanging', T0, { healthy: false }, T0 + 10);
+    await settled();
+
+    const fresh = slots.tryTake('hanging', T0 + 20);
+    const called = slots.arrived('hanging', 'j1');
+
+    expect(woken).toEqual(['j1']);
+    expect(fresh).toBe(false);
+    expect(called).toBe(true);
+    expect(slots.tryTake('hanging', T0 + 20, called)).toBe(true);
+    expect(slots.arrived('hanging', 'never-parked')).toBe(false);
+  });
+
+  it('When a parked job cannot be called back (it came back already, or is gone), then the next one is called in its place', async () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.tryTake('hanging', T0);
+    const woken: string[] = [];
+    parked(slots, 'hanging', 'gone', woken, false);
+    parked(slots, 'hanging', 'next', woken);
+
+    slots.release('hanging', T0, { healthy: false }, T0 + 10);
+    await settled();
+    await settled();
+
+    expect(woken).toEqual(['gone', 'next']);
+    expect(slots.waitingFor('hanging')).toBe(0);
+  });
+
+  it('When a job called back never arrives (another process took it), then it stops holding a slot after ten seconds', async () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.tryTake('hanging', T0);
+    const woken: string[] = [];
+    ['j1', 'j2'].forEach((id) => parked(slots, 'hanging', id, woken));
+    slots.release('hanging', T0, { healthy: false }, T0 + 10);
+    await settled();
+
+    slots.tryTake('hanging', T0 + 20);
+    slots.release('hanging', T0 + 20, { healthy: false }, T0 + 10_011);
+    await settled();
+
+    expect(woken).toEqual(['j1', 'j2']);
+  });
+
+  it('When a parked job never came back (another process took it), then it is forgotten a minute after it was due', () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.park('hanging', 'lost', async () => true, 1_000, 60_000, 0);
+
+    expect(
+      slots.park('hanging', 'next', async () => true, 1_000, 60_000, 1_000 + 60_001),
+    ).toBeLessThanOrEqual(1_000);
+    expect(slots.waitingFor('hanging')).toBe(1);
+  });
+});

@@ -1,0 +1,118 @@
+// The map of the hexagon, checked by `pnpm lint`: which workspace packages each package may
+// depend on, and that a package's sources import only what it declares in `dependencies`.
+// Adapters depend on the domain (and the wire contract), never on each other; only the apps
+// know every package. A devDependency serves tests only: importing one from `src` would
+// work in the workspace and break for anyone who installs the package.
+//
+// Usage: node tools/scripts/check-dependencies.mjs [repoDir]
+// Exit 0 with one summary line; exit 1 naming every offence on stderr.
+import { builtinModules } from 'node:module';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Workspace packages each package may depend on; a package not listed here may depend on any. */
+export const ALLOWED_WORKSPACE_DEPENDENCIES = {
+  'packages/domain': [],
+  'packages/contract': ['@pis/domain'],
+  'packages/testing': ['@pis/domain'],
+  'packages/runtime': ['@pis/domain'],
+  'packages/persistence': ['@pis/domain'],
+  'packages/http': ['@pis/domain', '@pis/contract', '@pis/console'],
+  'packages/webhooks': ['@pis/domain', '@pis/contract'],
+  'packages/sdk': [],
+};
+
+const SOURCE = /\.(?:ts|tsx|mts|cts|js|mjs|cjs)$/;
+const TEST = /\.(?:spec|test)\.[a-z]+$/;
+const IMPORTS = [
+  /\bfrom\s*(['"])([^'"\n]+)\1/g,
+  /^\s*import\s*(['"])([^'"\n]+)\1/gm,
+  /\brequire\s*\(\s*(['"`])([^'"`\n]+)\1\s*\)/g,
+  /\bimport\s*\(\s*(['"`])([^'"`\n]+)\1/g,
+];
+const BUILTINS = new Set(builtinModules);
+/** What a package specifier looks like; anything else the patterns caught is prose. */
+const SPECIFIER = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(?:\/[\w./-]*)?$/;
+
+function sourceFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return SOURCE.test(name) && !TEST.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Comments say things like "tells A from 'B'"; only code imports. (A `//` inside a string ends a line early, which no import needs.) */
+const withoutTypeImports = (text) =>
+  text.replace(/^\s*(?:import|export)\s+type\s[^;]*?from\s*(['"])[^'"\n]+\1;?/gm, '');
+
+const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:])\/\/.*$/gm, '$1');
+
+/** `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`. */
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** Every offence of the package in `dir` (relative to `repo` as `rel`). */
+export function checkDependencies(repo, rel) {
+  const dir = join(repo, rel);
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+  const problems = [];
+  const allowed = ALLOWED_WORKSPACE_DEPENDENCIES[rel];
+  if (allowed) {
+    for (const name of declared) {
+      if (name.startsWith('@pis/') && !allowed.includes(name)) {
+        problems.push(
+          `${rel}/package.json: depends on ${name}; ${rel} may depend on ${allowed.join(', ') || 'no workspace package'}`,
+        );
+      }
+    }
+  }
+  for (const file of sourceFiles(join(dir, 'src'))) {
+    // Type-only imports vanish at build time: a package may take types from a devDependency.
+    const text = withoutTypeImports(withoutComments(readFileSync(file, 'utf8')));
+    for (const spec of new Set(IMPORTS.flatMap((re) => [...text.matchAll(re)].map((m) => m[2])))) {
+      if (!SPECIFIER.test(spec) || spec.startsWith('node:') || BUILTINS.has(packageOf(spec))) continue;
+      const name = packageOf(spec);
+      if (name === manifest.name) continue;
+      if (!declared.has(name)) {
+        problems.push(
+          `${relative(repo, file)}: imports '${spec}', which ${rel} does not declare in dependencies`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+export function workspacePackages(repo) {
+  return ['packages', 'apps', 'tools'].flatMap((group) =>
+    existsSync(join(repo, group))
+      ? readdirSync(join(repo, group))
+          .filter((name) => existsSync(join(repo, group, name, 'package.json')))
+          .map((name) => `${group}/${name}`)
+      : [],
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const repo = resolve(process.argv[2] ?? fileURLToPath(new URL('../..', import.meta.url)));
+  const packages = workspacePackages(repo);
+  const problems = packages.flatMap((rel) => checkDependencies(repo, rel));
+  if (problems.length > 0) {
+    console.error(`dependency boundaries broken:\n  ${problems.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log(
+    `dependencies: ${packages.length} packages import only what they declare, adapters only the domain and the contract`,
+  );
+}
