@@ -208,6 +208,15 @@ describe.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, o
             return;
           }
           expect({ context, unauthorized: res.status === 401 }).toEqual({ context, unauthorized: false });
+          if (simulated(op) && credential.kind === 'other-location') {
+            // Another location's key is a live key: the simulator refuses it before reading the body.
+            expect({ context, status: res.status, code: res.body.error?.code }).toEqual({
+              context,
+              status: 403,
+              code: 'sandbox_only',
+            });
+            return;
+          }
           if (body !== undefined && contentType !== null && NOT_JSON.has(contentType)) {
             expect({ context, status: res.status }).toEqual({ context, status: 415 });
           }
