@@ -100,6 +100,7 @@ describe('WakeableLoop', () => {
 
     await loop.stop();
 
-    expect(Date.now() - started).toBeLessThan(100);
+    // At once against the 60 s pause; the margin is for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
