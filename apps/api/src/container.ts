@@ -144,17 +144,19 @@ export function buildApiContainer(
   // Without Redis the API delivers webhooks itself (docs/reference/running.md#deployments);
   // with Redis the worker deployment relays and delivers, and the API only writes the outbox.
   c.bind<InProcessDelivery | null>(TOKENS.Delivery).toResolvedValue(
-    (p: Persistence, policy: DnsWebhookUrlPolicy, metrics: ServiceMetrics) =>
-      config.redisUrl !== null
-        ? null
-        : new InProcessDelivery({
-            store: p.pipeline,
-            endpoints: p.queries.webhooks,
-            logger,
-            settings: deliverySettings,
-            policy,
-            observer: metrics.attemptObserver,
-          }),
+    (p: Persistence, policy: DnsWebhookUrlPolicy, metrics: ServiceMetrics) => {
+      if (config.redisUrl !== null) return null;
+      const delivery = new InProcessDelivery({
+        store: p.pipeline,
+        endpoints: p.queries.webhooks,
+        logger,
+        settings: deliverySettings,
+        policy,
+        observer: metrics.attemptObserver,
+      });
+      metrics.watchSlots(() => delivery.slotUsage());
+      return delivery;
+    },
     [TOKENS.Persistence, TOKENS.UrlPolicy, TOKENS.Metrics],
   );
 

@@ -67,8 +67,8 @@ export function buildWorkerContainer(
   );
 
   c.bind<QueuedDelivery>(TOKENS.Delivery).toResolvedValue(
-    (persistence: Persistence, metrics: ServiceMetrics) =>
-      new QueuedDelivery({
+    (persistence: Persistence, metrics: ServiceMetrics) => {
+      const delivery = new QueuedDelivery({
         store: persistence.pipeline,
         endpoints: persistence.queries.webhooks,
         logger,
@@ -78,7 +78,10 @@ export function buildWorkerContainer(
         concurrency: settings.concurrency,
         settings: deliverySettingsFrom(config),
         observer: metrics.attemptObserver,
-      }),
+      });
+      metrics.watchSlots(() => delivery.slotUsage());
+      return delivery;
+    },
     [TOKENS.Persistence, TOKENS.Metrics],
   );
 

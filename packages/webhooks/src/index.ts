@@ -1,4 +1,5 @@
 export { refusedAddress } from './url/address-rules';
+export type { SlotUsage } from './delivery/endpoint-slots';
 export {
   DnsWebhookUrlPolicy,
   systemResolver,

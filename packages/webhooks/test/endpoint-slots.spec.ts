@@ -223,4 +223,19 @@ describe('EndpointSlots', () => {
     ).toBeLessThanOrEqual(1_000);
     expect(slots.waitingFor('hanging')).toBe(1);
   });
+
+  it('When its usage is read, then it counts attempts in flight, struggling endpoints (failed, or running long) and parked jobs', () => {
+    const slots = slotsOf(8);
+    attempted(slots, 'failing', false);
+    attempted(slots, 'healthy', true);
+    take(slots, 'failing', 1);
+    parked(slots, 'failing', 'j1', []);
+    parked(slots, 'failing', 'j2', []);
+    take(slots, 'new', 2);
+    take(slots, 'long', 1);
+
+    expect(slots.usage(T0)).toEqual({ inFlight: 4, strugglingEndpoints: 1, parkedJobs: 2 });
+    // The attempt of 'long' (and those of 'new') now run past the slow mark.
+    expect(slots.usage(T0 + SLOW_MS + 1)).toEqual({ inFlight: 4, strugglingEndpoints: 3, parkedJobs: 2 });
+  });
 });

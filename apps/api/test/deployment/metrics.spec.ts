@@ -93,9 +93,12 @@ describe('metrics of the API and the worker', () => {
 
     await receiver.until(() => (receiver.at(delivering.path).length === 1 ? true : undefined));
     let text = '';
-    await waitUntil('three attempts counted', async () => {
+    await waitUntil('three attempts counted and their slots given back', async () => {
       text = await scrape(workerUrl);
-      return metric(text, 'pis_webhook_attempts_total') === 3;
+      return (
+        metric(text, 'pis_webhook_attempts_total') === 3 &&
+        metric(text, 'pis_webhook_attempts_in_flight') === 0
+      );
     });
     const apiText = await scrape(api.baseUrl);
 
@@ -107,6 +110,9 @@ describe('metrics of the API and the worker', () => {
     expect(metric(text, 'pis_webhook_delivery_latency_seconds_count')).toBe(2);
     expect(metric(text, 'pis_webhook_delivery_latency_seconds_bucket', { le: '60' })).toBe(2);
     expect(metric(text, 'pis_webhook_attempt_duration_seconds_count')).toBe(3);
+    // The failing endpoint is held to a struggling endpoint's share; the one that keeps up is not.
+    expect(metric(text, 'pis_webhook_endpoints_struggling')).toBe(1);
+    expect(metric(text, 'pis_webhook_jobs_parked')).toBe(0);
     const requests = (labels: Record<string, string>) =>
       metric(apiText, 'pis_http_request_duration_seconds_count', labels);
     expect(

@@ -6,5 +6,6 @@ export {
   type PoolGaugeSource,
   type RequestSample,
   type Scrape,
+  type SlotSample,
 } from './service-metrics';
 export { aggregateClusterMetrics, joinClusterMetrics } from './cluster-metrics';

@@ -59,6 +59,28 @@ describe('ServiceMetrics', () => {
     expect(measured).toBe(3);
   });
 
+  it('When the delivery slots are watched, then each scrape reads them afresh; a process that does not deliver answers no sample', async () => {
+    const metrics = new ServiceMetrics({ token: null, sources: {}, logger });
+    const unwatched = (await metrics.scrape()).text;
+    let sample = { inFlight: 3, strugglingEndpoints: 1, parkedJobs: 40 };
+    metrics.watchSlots(() => sample);
+
+    const first = (await metrics.scrape()).text;
+    sample = { inFlight: 0, strugglingEndpoints: 0, parkedJobs: 0 };
+    const second = (await metrics.scrape()).text;
+
+    expect(
+      ['pis_webhook_attempts_in_flight', 'pis_webhook_endpoints_struggling', 'pis_webhook_jobs_parked'].map(
+        (name) => [value(first, name), value(second, name)],
+      ),
+    ).toEqual([
+      [3, 0],
+      [1, 0],
+      [40, 0],
+    ]);
+    expect(value(unwatched, 'pis_webhook_attempts_in_flight')).toBeUndefined();
+  });
+
   it("When attempts are observed, then each counts under its outcome and only a delivery's very first attempt measures the latency", async () => {
     const metrics = new ServiceMetrics({ token: null, sources: {}, logger });
     const committed = Instant.fromEpochMillis(Date.parse('2026-11-21T19:00:00.000Z'));

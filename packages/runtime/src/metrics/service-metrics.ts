@@ -45,6 +45,13 @@ export interface AttemptSample {
   decision: { kind: 'succeeded' | 'retry' | 'failed' };
 }
 
+/** A delivering process's slots (the `SlotUsage` of `@pis/webhooks`). */
+export interface SlotSample {
+  inFlight: number;
+  strugglingEndpoints: number;
+  parkedJobs: number;
+}
+
 export interface Scrape {
   contentType: string;
   text: string;
@@ -84,6 +91,7 @@ export class ServiceMetrics {
   private readonly latency: Histogram;
   private measuring: Promise<PipelineBacklogMeasure | null> | null = null;
   private readonly scrapeCluster: (() => Promise<string>) | null;
+  private slots: (() => SlotSample) | null = null;
 
   constructor(private readonly options: MetricsOptions) {
     this.authorized = metricsAccess(options.token);
@@ -129,6 +137,21 @@ export class ServiceMetrics {
       'Deliveries waiting for their first attempt or a retry',
       (m) => m.pendingDeliveries,
     );
+    this.slotGauge(
+      'pis_webhook_attempts_in_flight',
+      'Webhook delivery attempts in flight in this process',
+      (s) => s.inFlight,
+    );
+    this.slotGauge(
+      'pis_webhook_endpoints_struggling',
+      "Endpoints held to a struggling endpoint's share of the slots (last attempt failed or slow, or one running long)",
+      (s) => s.strugglingEndpoints,
+    );
+    this.slotGauge(
+      'pis_webhook_jobs_parked',
+      'Delivery jobs parked in the delayed set until a slot of their endpoint frees',
+      (s) => s.parkedJobs,
+    );
     this.poolGauge('pis_db_pool_connections', 'Open connections of each database pool', (p) => p.total);
     this.poolGauge('pis_db_pool_idle_connections', 'Idle connections of each database pool', (p) => p.idle);
     this.poolGauge(
@@ -159,6 +182,16 @@ export class ServiceMetrics {
     },
   };
 
+  /**
+   * Reports the slots of the process's delivery (the worker, or the API without `REDIS_URL`),
+   * read at each scrape. The delivery is built after the metrics it reports to, hence a call
+   * rather than a source; until it is made (and in an API that does not deliver) the slot
+   * gauges answer no sample.
+   */
+  watchSlots(read: () => SlotSample): void {
+    this.slots = read;
+  }
+
   /** The metrics in the Prometheus text format: this process's, or its whole cluster's. */
   async scrape(): Promise<Scrape> {
     const text = this.scrapeCluster ? await this.scrapeCluster() : await this.registry.metrics();
@@ -173,6 +206,13 @@ export class ServiceMetrics {
       const measure = await this.measureBacklog(backlog);
       return measure === null ? null : pick(measure);
     });
+  }
+
+  private slotGauge(name: string, help: string, pick: (s: SlotSample) => number): void {
+    // Each process counts its own slots: a cluster's are summed.
+    new ReadOnScrapeGauge({ name, help, registry: this.own, aggregator: 'sum' }, async () =>
+      this.slots === null ? null : pick(this.slots()),
+    );
   }
 
   private poolGauge(name: string, help: string, pick: (p: PoolGaugeSource) => number): void {

@@ -11,6 +11,16 @@ export interface EndpointSlotsOptions {
   slowAfterMs: number;
 }
 
+/** This process's slots at a glance (the worker's `/metrics`). */
+export interface SlotUsage {
+  /** Attempts in flight. */
+  inFlight: number;
+  /** Endpoints held to the struggling cap (last attempt failed or slow, or one running long). */
+  strugglingEndpoints: number;
+  /** Jobs parked for a slot of their endpoint, not yet back. */
+  parkedJobs: number;
+}
+
 /** A job sent away to wait for a slot of its endpoint, and how to call it back early. */
 interface Waiter {
   /** When it comes back by itself (this process's clock). */
@@ -148,6 +158,17 @@ export class EndpointSlots {
     return [...this.standings]
       .filter(([, standing]) => standing.started.length >= this.capOf(standing, now))
       .map(([id]) => id);
+  }
+
+  /** Attempts in flight, struggling endpoints and parked jobs, walking the endpoints this process knows. */
+  usage(now = Date.now()): SlotUsage {
+    const usage: SlotUsage = { inFlight: 0, strugglingEndpoints: 0, parkedJobs: 0 };
+    for (const standing of this.standings.values()) {
+      usage.inFlight += standing.started.length;
+      usage.parkedJobs += standing.waiting.size;
+      if (this.struggles(standing, now)) usage.strugglingEndpoints += 1;
+    }
+    return usage;
   }
 
   /** Whether the endpoint's last attempt failed or was slow, or one in flight is running long. */

@@ -1,7 +1,7 @@
 import type { ClaimedDelivery } from '@pis/domain';
 import type { Logger } from 'pino';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
-import { EndpointSlots, type AttemptPace } from '../delivery/endpoint-slots';
+import { EndpointSlots, type AttemptPace, type SlotUsage } from '../delivery/endpoint-slots';
 import { relayLoop } from '../relay/relay-loop';
 import { settlesWithin } from '../shared/settles-within';
 import { WakeableLoop } from '../shared/wakeable-loop';
@@ -63,6 +63,11 @@ export class InProcessDelivery {
   /** Events were committed: relay them now rather than at the next poll. */
   wake(): void {
     this.relay.wake();
+  }
+
+  /** The slots at a glance (the API's `/metrics`); jobs are never parked here, claims skip full endpoints. */
+  slotUsage(): SlotUsage {
+    return this.slots.usage();
   }
 
   /** Stops claiming, then waits for attempts in flight up to the close timeout (their leases cover the rest). */

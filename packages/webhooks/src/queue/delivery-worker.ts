@@ -3,7 +3,7 @@ import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DeliveryAttempts } from '../delivery/delivery-attempts';
-import { EndpointSlots, type AttemptPace } from '../delivery/endpoint-slots';
+import { EndpointSlots, type AttemptPace, type SlotUsage } from '../delivery/endpoint-slots';
 import { settlesWithin } from '../shared/settles-within';
 import { DELIVERY_QUEUE, deliveryOfJob, type DeliveryJobData } from './delivery-queue';
 
@@ -98,6 +98,11 @@ export class DeliveryWorker {
     // Closing waits for Redis; while Redis is unreachable it would never return.
     this.logger.warn('the worker could not close through Redis; disconnecting it');
     await settlesWithin(this.worker.disconnect(), 2_000);
+  }
+
+  /** This process's slots: attempts in flight, struggling endpoints, parked jobs. */
+  slotUsage(): SlotUsage {
+    return this.slots.usage();
   }
 
   /** While Redis is away every reconnection fails: one line per 30 s says so, with a count. */

@@ -4,6 +4,7 @@ import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../deliver
 import { relayLoop } from '../relay/relay-loop';
 import { WakeableLoop } from '../shared/wakeable-loop';
 import { DeliveryQueue } from './delivery-queue';
+import type { SlotUsage } from '../delivery/endpoint-slots';
 import { DeliveryWorker } from './delivery-worker';
 
 export interface QueuedDeliveryOptions extends DeliveryDeps {
@@ -89,6 +90,11 @@ export class QueuedDelivery {
 
   wake(): void {
     this.relay.wake();
+  }
+
+  /** The worker's slots at a glance (its `/metrics`). */
+  slotUsage(): SlotUsage {
+    return this.worker.slotUsage();
   }
 
   /** Stops relaying and enqueuing, lets the worker finish what it holds (up to its close timeout). */
