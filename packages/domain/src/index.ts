@@ -1,6 +1,6 @@
-export * from './shared/instant';
-export * from './shared/outcome';
-export * from './shared/id-set';
+export * from './kernel/instant';
+export * from './kernel/outcome';
+export * from './kernel/id-set';
 export {
   shape,
   type Shape,
@@ -13,7 +13,7 @@ export {
   type DomainOf,
   type PlainOf,
   type InputOf,
-} from './shared/shape';
+} from './kernel/shape';
 export * from './reservations/reservation';
 export * from './reservations/reservation-write';
 export * from './reservations/reservation-repository.port';

@@ -1,4 +1,4 @@
-import { Instant } from '../src/shared/instant';
+import { Instant } from '../src/kernel/instant';
 import type { Reservation, ReservationInput } from '../src/reservations/reservation';
 import { EMPTY_LINES, makeCheck } from '../src/orders/check';
 import type { Order } from '../src/orders/order';

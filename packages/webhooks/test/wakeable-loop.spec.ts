@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { WakeableLoop } from '../src/shared/wakeable-loop';
+import { WakeableLoop } from '../src/support/wakeable-loop';
 
 function capturingLogger() {
   const lines: { msg: string }[] = [];

@@ -1,4 +1,4 @@
-import { instant, orNull, shape, value, type Domain } from '../shared/shape';
+import { instant, orNull, shape, value, type Domain } from '../kernel/shape';
 import type { KeyMode } from './api-key';
 
 export const locationShape = shape({

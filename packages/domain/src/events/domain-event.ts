@@ -1,7 +1,7 @@
 import type { CheckDiscount, CheckItem, CheckPayment, CheckTotals } from '../orders/check';
 import type { ServiceStatus } from '../orders/service-status';
 import type { FloorPlanChanges } from '../floorplan/floor-plan-changes';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 export const EVENT_TYPES = [
   'floorplan.published',

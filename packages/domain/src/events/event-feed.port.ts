@@ -1,6 +1,6 @@
 import type { PublishedFloorPlan } from '../floorplan/floor-plan';
 import type { Order } from '../orders/order';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint';
 import type { EventType, StoredEvent } from './domain-event';
 

@@ -1,5 +1,5 @@
 import { room, sequentialIds, workingPlan } from '../../test/builders';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import type {
   FloorPlanImportInput,
   FloorPlanStatus,

@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome, type ValidationDetail } from '../shared/outcome';
+import { fail, ok, type Outcome, type ValidationDetail } from '../kernel/outcome';
 import {
   roomShape,
   type CompleteImport,

@@ -1,5 +1,5 @@
 import { at, room, table, workingPlan } from '../../test/builders';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import { planPublish, type PublishDecision } from './floor-plan-publish';
 
 const NOW = at('2026-11-21T09:00:00.000700Z');

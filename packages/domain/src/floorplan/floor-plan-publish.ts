@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
-import { fail, ok, type Outcome } from '../shared/outcome';
+import type { Instant } from '../kernel/instant';
+import { fail, ok, type Outcome } from '../kernel/outcome';
 import { publishedRoomShape, type PublishedFloorPlan, type WorkingPlan } from './floor-plan';
 import { floorPlanChanges } from './floor-plan-changes';
 

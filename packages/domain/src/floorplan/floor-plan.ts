@@ -1,5 +1,5 @@
-import type { Instant } from '../shared/instant';
-import { instant, list, shape, value, type Domain } from '../shared/shape';
+import type { Instant } from '../kernel/instant';
+import { instant, list, shape, value, type Domain } from '../kernel/shape';
 
 export const TABLE_SHAPES = ['round', 'square', 'rectangle'] as const;
 export type TableShape = (typeof TABLE_SHAPES)[number];

@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../shared/outcome';
+import { fail, ok, type Outcome } from '../kernel/outcome';
 import type { PublishedTables } from './floor-plan-repository.port';
 
 /**

@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../shared/outcome';
+import { fail, ok, type Outcome } from '../kernel/outcome';
 import type { Room, Table, TablePatch } from './floor-plan';
 import { normaliseRotation, positionProblems } from './floor-plan-import';
 

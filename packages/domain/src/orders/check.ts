@@ -1,4 +1,4 @@
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 /** Amounts and counts are 32-bit signed integers on the wire. */
 export const MAX_INT32 = 2_147_483_647;

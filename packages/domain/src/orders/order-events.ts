@@ -1,5 +1,5 @@
 import type { CheckData, CheckTotalsData, DomainEvent, TableFreedReason } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 import type { Check } from './check';
 import type { Order } from './order';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { at } from '../../test/builders';
 import type { DomainEvent } from '../events/domain-event';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import { addItem } from './till';
 import {
   changeCovers,

@@ -1,6 +1,6 @@
 import { at, openOrderOn } from '../../test/builders';
 import type { DomainEvent } from '../events/domain-event';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import { EMPTY_LINES, makeCheck, MAX_INT32, type CheckItem } from './check';
 import { addItem, type NewItem } from './till';
 import {

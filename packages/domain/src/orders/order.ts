@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../events/domain-event';
-import { without } from '../shared/id-set';
-import type { Instant } from '../shared/instant';
-import { fail, ok, type Failure, type Outcome } from '../shared/outcome';
+import { without } from '../kernel/id-set';
+import type { Instant } from '../kernel/instant';
+import { fail, ok, type Failure, type Outcome } from '../kernel/outcome';
 import { EMPTY_LINES, makeCheck, type Check, type CheckLines, type CheckPayment } from './check';
 import { closedEvent, freedEvent, occupiedEvent, spendEvent } from './order-events';
 import type { ServiceStatus } from './service-status';

@@ -1,5 +1,5 @@
 import { at, openOrderOn } from '../../test/builders';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import { EMPTY_LINES, MAX_CHECK_LINES, MAX_INT32, type CheckItem } from './check';
 import { depositOf, finishOrder, openOrder, withLines, type Order, type OrderChange } from './order';
 import { addDiscount, addItem, addPayment, setServiceStatus, voidItem, type NewItem } from './till';

@@ -1,5 +1,5 @@
-import type { Instant } from '../shared/instant';
-import { fail, ok, type Failure, type Outcome } from '../shared/outcome';
+import type { Instant } from '../kernel/instant';
+import { fail, ok, type Failure, type Outcome } from '../kernel/outcome';
 import {
   MAX_CHECK_LINES,
   MAX_INT32,

@@ -1,5 +1,5 @@
 import type { PublishedTables } from '../floorplan/floor-plan-repository.port';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 import type { Reservation, ReservationCursor, ReservationInput } from './reservation';
 
 /** Used inside a unit of work; every method is scoped to one location. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { at } from '../../test/builders';
 import { MAX_INT32 } from '../orders/check';
-import { Instant } from '../shared/instant';
+import { Instant } from '../kernel/instant';
 import { RESERVATION_STATUSES, type Reservation, type ReservationInput } from './reservation';
 import { decideReservationWrite } from './reservation-write';
 

@@ -1,6 +1,6 @@
-import type { Instant } from '../shared/instant';
-import { fail, ok, type Outcome, type ValidationDetail } from '../shared/outcome';
-import { sameIdSet } from '../shared/id-set';
+import type { Instant } from '../kernel/instant';
+import { fail, ok, type Outcome, type ValidationDetail } from '../kernel/outcome';
+import { sameIdSet } from '../kernel/id-set';
 import type { Reservation, ReservationInput } from './reservation';
 
 /**

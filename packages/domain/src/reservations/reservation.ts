@@ -1,5 +1,5 @@
-import type { Instant } from '../shared/instant';
-import { instant, list, nullable, orNull, shape, value, valueOr, type Domain } from '../shared/shape';
+import type { Instant } from '../kernel/instant';
+import { instant, list, nullable, orNull, shape, value, valueOr, type Domain } from '../kernel/shape';
 
 export const RESERVATION_STATUSES = [
   'booked',

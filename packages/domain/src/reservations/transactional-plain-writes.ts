@@ -1,6 +1,6 @@
 import { checkTableIds } from '../floorplan/table-check';
-import { ok } from '../shared/outcome';
-import type { Instant } from '../shared/instant';
+import { ok } from '../kernel/outcome';
+import type { Instant } from '../kernel/instant';
 import type { UnitOfWork } from '../system/unit-of-work.port';
 import type { Reservation, ReservationInput } from './reservation';
 import type { PlainReservationWrites, PlainUpdateResult } from './reservation-repository.port';

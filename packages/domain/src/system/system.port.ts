@@ -1,4 +1,4 @@
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 export interface Clock {
   now(): Instant;

@@ -4,7 +4,7 @@ import type { Outbox } from '../events/outbox.port';
 import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.port';
 import type { OrderRepository } from '../orders/order-repository.port';
 import type { ReservationRepository } from '../reservations/reservation-repository.port';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import type {
   WebhookDeliveryRepository,
   WebhookEndpointRepository,

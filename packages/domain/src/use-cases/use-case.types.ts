@@ -1,5 +1,5 @@
 import type { Reservation, WriteOutcome } from '../reservations/reservation';
-import type { Outcome } from '../shared/outcome';
+import type { Outcome } from '../kernel/outcome';
 import type { Deps } from './deps';
 
 /**

@@ -1,5 +1,5 @@
 import type { StoredEvent } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 /*
  * What the webhook pipeline needs of storage, from a committed outbox event to a recorded

@@ -1,5 +1,5 @@
 import type { EventType } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -1,6 +1,6 @@
 import { at } from '../../test/builders';
 import { EVENT_TYPES, type EventType } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 import {
   currentSecret,
   endpointStatus,

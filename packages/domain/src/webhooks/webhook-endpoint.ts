@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type EventType } from '../events/domain-event';
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 
 export interface WebhookSecret {
   secret: string;

@@ -1,4 +1,4 @@
-import type { Instant } from '../shared/instant';
+import type { Instant } from '../kernel/instant';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
 /** What one test delivery gave; `delivered` exactly when the receiver answered 2xx in time. */

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
 import { EndpointSlots, type AttemptPace, type SlotUsage } from '../delivery/endpoint-slots';
 import { relayLoop } from '../relay/relay-loop';
-import { settlesWithin } from '../shared/settles-within';
-import { WakeableLoop } from '../shared/wakeable-loop';
+import { settlesWithin } from '../support/settles-within';
+import { WakeableLoop } from '../support/wakeable-loop';
 
 export interface InProcessDeliveryOptions extends DeliveryDeps {
   /** Attempts in flight at once. */

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { DeliveryAttempts } from '../delivery/delivery-attempts';
 import { EndpointSlots, type AttemptPace, type SlotUsage } from '../delivery/endpoint-slots';
-import { settlesWithin } from '../shared/settles-within';
+import { settlesWithin } from '../support/settles-within';
 import { DELIVERY_QUEUE, deliveryOfJob, type DeliveryJobData } from './delivery-queue';
 
 export interface DeliveryWorkerOptions {

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
 import { relayLoop } from '../relay/relay-loop';
-import { WakeableLoop } from '../shared/wakeable-loop';
+import { WakeableLoop } from '../support/wakeable-loop';
 import { DeliveryQueue } from './delivery-queue';
 import type { SlotUsage } from '../delivery/endpoint-slots';
 import { DeliveryWorker } from './delivery-worker';

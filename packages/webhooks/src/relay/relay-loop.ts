@@ -1,6 +1,6 @@
 import type { OutboxRelayStore } from '@pis/domain';
 import type { Logger } from 'pino';
-import { WakeableLoop } from '../shared/wakeable-loop';
+import { WakeableLoop } from '../support/wakeable-loop';
 
 export interface RelayLoopOptions {
   /** Events fanned out per batch. */

@@ -1,7 +1,7 @@
 import { displayPrefix, keyModeOfKey } from '../../access/api-key';
 import { keyModeOf, type ApiKeyRecord, type Location } from '../../access/location';
-import { fail, ok } from '../../shared/outcome';
-import type { Instant } from '../../shared/instant';
+import { fail, ok } from '../../kernel/outcome';
+import type { Instant } from '../../kernel/instant';
 import type { UseCase } from '../use-case.types';
 import { requireLocation } from './require-location';
 

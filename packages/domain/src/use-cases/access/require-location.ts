@@ -1,5 +1,5 @@
 import type { Location } from '../../access/location';
-import { fail, ok, type Outcome } from '../../shared/outcome';
+import { fail, ok, type Outcome } from '../../kernel/outcome';
 import type { Deps } from '../deps';
 
 /** Operator commands name their location in the path: an unknown one is `not_found`. */

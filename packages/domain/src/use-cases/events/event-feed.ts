@@ -1,7 +1,7 @@
 import type { EventType, StoredEvent } from '../../events/domain-event';
 import type { RecoverFrom } from '../../events/event-feed.port';
 import { tableStateOf, type TableStateSnapshot } from '../../events/table-state';
-import { fail, ok, type Failure } from '../../shared/outcome';
+import { fail, ok, type Failure } from '../../kernel/outcome';
 import type { UseCase } from '../use-case.types';
 
 export interface EventFeedPage {

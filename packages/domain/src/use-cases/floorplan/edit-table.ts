@@ -1,5 +1,5 @@
 import { applyTableEdit } from '../../floorplan/table-edit';
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import type { Table, TablePatch } from '../../floorplan/floor-plan';
 import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';

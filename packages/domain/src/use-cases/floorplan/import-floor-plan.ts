@@ -1,5 +1,5 @@
 import { planImport } from '../../floorplan/floor-plan-import';
-import { ok } from '../../shared/outcome';
+import { ok } from '../../kernel/outcome';
 import type { FloorPlanImportInput, ImportResult } from '../../floorplan/floor-plan';
 import type { UseCase } from '../use-case.types';
 

@@ -1,6 +1,6 @@
 import { floorPlanChanges, type FloorPlanChanges } from '../../floorplan/floor-plan-changes';
 import type { PublishedFloorPlan } from '../../floorplan/floor-plan';
-import { ok } from '../../shared/outcome';
+import { ok } from '../../kernel/outcome';
 import type { Deps } from '../deps';
 import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';

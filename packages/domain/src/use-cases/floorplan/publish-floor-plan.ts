@@ -1,6 +1,6 @@
 import { planPublish } from '../../floorplan/floor-plan-publish';
-import { ok } from '../../shared/outcome';
-import type { Instant } from '../../shared/instant';
+import { ok } from '../../kernel/outcome';
+import type { Instant } from '../../kernel/instant';
 import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';
 

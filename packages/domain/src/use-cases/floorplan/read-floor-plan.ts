@@ -1,4 +1,4 @@
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import type { PublishedFloorPlan, WorkingPlan } from '../../floorplan/floor-plan';
 import type { UseCase } from '../use-case.types';
 import { requireLocation } from '../access/require-location';

@@ -2,7 +2,7 @@ import type { DomainEvent } from '../../events/domain-event';
 import { checkTableIds } from '../../floorplan/table-check';
 import { changeCovers, finishOrder, moveOrder, type Order, type OrderChange } from '../../orders/order';
 import { addItem } from '../../orders/till';
-import { fail, ok, type Outcome } from '../../shared/outcome';
+import { fail, ok, type Outcome } from '../../kernel/outcome';
 import type { Transaction } from '../../system/unit-of-work.port';
 import { requireLocation } from '../access/require-location';
 import type { Deps } from '../deps';

@@ -1,5 +1,5 @@
 import { otherHolder, type Order } from '../../orders/order';
-import { ok, occupied, type Outcome } from '../../shared/outcome';
+import { ok, occupied, type Outcome } from '../../kernel/outcome';
 import type { Transaction } from '../../system/unit-of-work.port';
 
 /**

@@ -1,4 +1,4 @@
-import { ok } from '../../shared/outcome';
+import { ok } from '../../kernel/outcome';
 import { requireLocation } from '../access/require-location';
 import type { Order, OrderStatus } from '../../orders/order';
 import type { UseCase } from '../use-case.types';

@@ -1,6 +1,6 @@
 import { checkTableIds } from '../../floorplan/table-check';
 import { openOrder } from '../../orders/order';
-import { ok } from '../../shared/outcome';
+import { ok } from '../../kernel/outcome';
 import { requireLocation } from '../access/require-location';
 import type { Order } from '../../orders/order';
 import type { UseCase } from '../use-case.types';

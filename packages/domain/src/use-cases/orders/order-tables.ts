@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome, type ValidationDetail } from '../../shared/outcome';
+import { fail, ok, type Outcome, type ValidationDetail } from '../../kernel/outcome';
 
 /** An order stands on at least one table, each named once. */
 export function checkOrderTables(tableIds: readonly string[]): Outcome<void> {

@@ -3,7 +3,7 @@ import {
   decideReservationWrite,
   canCreateInOneStatement,
 } from '../../reservations/reservation-write';
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import type { ReservationInput } from '../../reservations/reservation';
 import type { ReservationWriteResult, UseCase } from '../use-case.types';
 import { checkTablesAndSeat } from './check-tables-and-seat';

@@ -1,7 +1,7 @@
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import { pageOf } from '../page';
 import type { Reservation, ReservationCursor } from '../../reservations/reservation';
-import type { Instant } from '../../shared/instant';
+import type { Instant } from '../../kernel/instant';
 import type { Page, UseCase } from '../use-case.types';
 
 export type ListReservations = UseCase<

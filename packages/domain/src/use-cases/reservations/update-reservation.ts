@@ -6,7 +6,7 @@ import {
   isStale,
 } from '../../reservations/reservation-write';
 import type { PublishedTables } from '../../floorplan/floor-plan-repository.port';
-import { fail, ok, type Failure } from '../../shared/outcome';
+import { fail, ok, type Failure } from '../../kernel/outcome';
 import type { ReservationInput } from '../../reservations/reservation';
 import type { ReservationWriteResult, UseCase } from '../use-case.types';
 import { checkTablesAndSeat } from './check-tables-and-seat';

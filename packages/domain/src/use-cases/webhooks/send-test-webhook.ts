@@ -1,4 +1,4 @@
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import type { WebhookTestResult } from '../../webhooks/webhook-test.port';
 import type { UseCase } from '../use-case.types';
 

@@ -1,5 +1,5 @@
 import { registerEndpoint, rotateSecret } from '../../webhooks/webhook-endpoint';
-import { fail, ok } from '../../shared/outcome';
+import { fail, ok } from '../../kernel/outcome';
 import { pageOf } from '../page';
 import type { EventType } from '../../events/domain-event';
 import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from '../../webhooks/webhook-delivery';
