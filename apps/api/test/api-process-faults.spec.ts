@@ -1,30 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
 import { dropPrefix, REDIS_URL, testPrefix } from '../../../packages/webhooks/test/support/redis';
 import { WorkerProcess } from '../../worker/test/support/worker-process';
 import { ApiProcess } from './support/api-process';
+import { deploymentEnv, hookedLocation, openAndClose, waitUntil } from './support/deployment';
 import { Receiver, verified } from './support/receiver';
-import { B, P, planImport } from './support/wire';
 
 jest.setTimeout(90_000);
 
-const BACKOFFICE_TOKEN = 'api-faults-backoffice-token-0123456789';
-const SECRETS_KEY = randomBytes(32).toString('base64');
 /** 25 walk-in orders opened and closed: table.occupied, table.freed and order.closed each. */
 const ORDERS = 25;
 const EVENTS = 3 * ORDERS;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /**
  * docs/reference/webhooks.md#at-least-once when the API process dies by SIGKILL after its
@@ -50,56 +38,14 @@ describe('the API process killed after commit and before the relay', () => {
     for (const prefix of prefixes) await dropPrefix(prefix);
   });
 
-  const apiEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
-    DATABASE_URL: db.url,
-    BACKOFFICE_TOKEN,
-    SECRETS_KEY,
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-    WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800',
-    WEBHOOK_TIMEOUT_MS: '2000',
-    RATE_LIMIT_RPS: '0',
-    LOG_LEVEL: 'warn',
-    ...extra,
-  });
+  // The worker's start line is an info log; the API's warnings are enough.
+  const apiEnv = (extra: Record<string, string> = {}) =>
+    deploymentEnv(db.url, { LOG_LEVEL: 'warn', ...extra });
   const startApi = async (extra: Record<string, string> = {}) => {
     const api = await ApiProcess.start(apiEnv(extra));
     processes.push(api);
     return api;
   };
-
-  /** A location through the API: key, plan imported, endpoint on the receiver, plan published. */
-  async function hookedLocation(api: ApiProcess) {
-    const created = await api.call('post', `${B}/locations`, BACKOFFICE_TOKEN, {
-      name: 'Faults',
-      brand: 'test',
-    });
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
-    const ops = (path: string) => `${B}/locations/${id}${path}`;
-    const issued = await api.call('post', ops('/api-keys'), BACKOFFICE_TOKEN);
-    expect(issued.status).toBe(201);
-    const key = issued.body.key as string;
-    const imported = await api.call('post', `${P}/floorplan/import`, key, planImport({ tables: 4 }));
-    expect(imported.status).toBe(201);
-    const tables = (imported.body.mapping as { tableId: string }[]).map((m) => m.tableId);
-    // Registered before the first event: the relay fans out to the endpoint that exists when it relays.
-    const path = `/hooks/${id}`;
-    const registered = await api.call('put', `${P}/webhook-endpoint`, key, {
-      url: `${receiver.origin}${path}`,
-    });
-    expect(registered.status).toBe(200);
-    expect((await api.call('post', ops('/floorplan/publish'), BACKOFFICE_TOKEN)).status).toBe(200);
-    return { id, ops, tables, path, secret: registered.body.secret as string };
-  }
-
-  /** Opens and closes one walk-in order on `table`: three events, each commit answered 2xx. */
-  async function openAndClose(api: ApiProcess, ops: (path: string) => string, table: string) {
-    const opened = await api.call('post', ops('/orders'), BACKOFFICE_TOKEN, { tableIds: [table], covers: 2 });
-    expect(opened.status).toBe(201);
-    const closed = await api.call('post', ops(`/orders/${opened.body.id}/close`), BACKOFFICE_TOKEN);
-    expect(closed.status).toBe(200);
-  }
 
   const outbox = (locationId: string) =>
     db.dataSource.query(
@@ -143,7 +89,7 @@ describe('the API process killed after commit and before the relay', () => {
 
   it('When the API delivering in-process is killed with SIGKILL after 75 events committed while its relay was blocked inside its transaction, then the restarted API relays and delivers every one', async () => {
     const first = await startApi();
-    const location = await hookedLocation(first);
+    const location = await hookedLocation(first, receiver);
     // The pipeline works before the fault: floorplan.published arrives and its delivery is recorded.
     await waitUntil('floorplan.published delivered', async () => {
       const statuses = await deliveryStatuses(location.id);
@@ -159,7 +105,7 @@ describe('the API process killed after commit and before the relay', () => {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE webhook_deliveries IN EXCLUSIVE MODE');
 
-      await openAndClose(first, location.ops, location.tables[0]!);
+      await openAndClose(first, location, location.tables[0]!);
       // Polled from another session: the blocker's transaction sees one statistics snapshot.
       await waitUntil('the relay waiting on the lock', async () => {
         const rows: unknown[] = await db.dataSource.query(
@@ -170,7 +116,7 @@ describe('the API process killed after commit and before the relay', () => {
         return rows.length > 0;
       });
       for (let i = 1; i < ORDERS; i += 1) {
-        await openAndClose(first, location.ops, location.tables[i % location.tables.length]!);
+        await openAndClose(first, location, location.tables[i % location.tables.length]!);
       }
       expect(await first.stop('SIGKILL')).toBeNull();
       await blocker.query('ROLLBACK');
@@ -193,9 +139,9 @@ describe('the API process killed after commit and before the relay', () => {
     const prefix = testPrefix('api-faults');
     prefixes.push(prefix);
     const api = await startApi({ REDIS_URL, WEBHOOK_QUEUE_PREFIX: prefix });
-    const location = await hookedLocation(api);
+    const location = await hookedLocation(api, receiver);
     for (let i = 0; i < 10; i += 1) {
-      await openAndClose(api, location.ops, location.tables[i % location.tables.length]!);
+      await openAndClose(api, location, location.tables[i % location.tables.length]!);
     }
     expect(await api.stop('SIGKILL')).toBeNull();
 
