@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { Client as PgClient } from 'pg';
+import type { Response } from 'supertest';
 import { createLogger } from '@pis/runtime';
 import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
@@ -34,7 +35,7 @@ describe('429 rate_limited', () => {
   let limited: Harness;
   let loc: TestLocation;
   beforeAll(async () => {
-    // 2 requests per one-second window per key, counted in this API process.
+    // 2 requests a second per key, bursts of 4: two-second windows of 4, counted in this API process.
     limited = await Harness.beside(h, { RATE_LIMIT_RPS: '2' });
   });
   afterAll(async () => {
@@ -44,31 +45,46 @@ describe('429 rate_limited', () => {
     loc = await h.location();
   });
 
-  it('When a key exceeds its window, then 429 rate_limited with a whole-second Retry-After, and it passes again after that wait', async () => {
+  it('When a fresh key bursts to twice its rate, then every request passes; the next is 429 rate_limited with a whole-second Retry-After, and it passes again after that wait', async () => {
     const api = limited.client(loc.key);
-    const first = await api.get(`${P}/floorplan`).expect(200);
-    const second = await api.get(`${P}/floorplan`).expect(200);
+    const burst: Response[] = [];
+    for (let i = 0; i < 4; i += 1) burst.push(await api.get(`${P}/floorplan`).expect(200));
 
     const refused = await api.post(`${P}/reservations`).send(reservation());
 
     expectEnvelope(refused, 429, 'rate_limited');
-    expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    expect([first, second, refused].map((r) => r.headers['x-ratelimit-limit'])).toEqual(['2', '2', '2']);
-    expect([first, second, refused].map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['1', '0', '0']);
-    for (const res of [first, second, refused]) expect(res.headers['x-ratelimit-reset']).toMatch(/^[01]$/);
+    expect(refused.body.error.message).toBe(
+      'rate limit of 2 requests a second exceeded (4 per 2-second window)',
+    );
+    expect(refused.headers['retry-after']).toMatch(/^[12]$/);
+    const answers = [...burst, refused];
+    expect(answers.map((r) => r.headers['x-ratelimit-limit'])).toEqual(['4', '4', '4', '4', '4']);
+    expect(answers.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0']);
+    for (const res of answers) expect(res.headers['x-ratelimit-reset']).toMatch(/^[0-2]$/);
     await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
     await api.get(`${P}/floorplan`).expect(200);
+  });
+
+  it('When a key sends steadily at its rate, then no request is refused across windows', async () => {
+    const api = limited.client(loc.key);
+    const statuses: number[] = [];
+    // Every 600 ms (a little under 2 a second): at most 4 in any two-second window, however late the timer fires.
+    for (let i = 0; i < 8; i += 1) {
+      statuses.push((await api.get(`${P}/floorplan`)).status);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+    }
+
+    expect(statuses).toEqual(Array(8).fill(200));
   });
 
   it('When one key is limited, then another key, the operator surface and the OpenAPI document still answer, the last two without rate-limit headers', async () => {
     const other = await h.location({ plan: 'none' });
     const api = limited.client(loc.key);
-    await api.get(`${P}/floorplan`);
-    await api.get(`${P}/floorplan`);
+    for (let i = 0; i < 4; i += 1) await api.get(`${P}/floorplan`);
     expectEnvelope(await api.get(`${P}/floorplan`), 429, 'rate_limited');
 
     const otherKey = await limited.client(other.key).get(`${P}/webhook-deliveries`).expect(200);
-    expect(otherKey.headers['x-ratelimit-remaining']).toBe('1');
+    expect(otherKey.headers['x-ratelimit-remaining']).toBe('3');
     for (let i = 0; i < 3; i += 1) {
       const ops = await limited.operator.get(`${B}/locations/${loc.id}/orders`).expect(200);
       const doc = await limited.anonymous.get(`${P}/openapi.json`).expect(200);
@@ -88,15 +104,14 @@ describe('429 rate_limited', () => {
       .get(`${P}/floorplan`);
 
     expectEnvelope(unknown, 404, 'unknown_reservation');
-    expect(unknown.headers['x-ratelimit-remaining']).toBe('1');
+    expect(unknown.headers['x-ratelimit-remaining']).toBe('3');
     expectEnvelope(unauthenticated, 401, 'unauthorized');
     expect(unauthenticated.headers['x-ratelimit-limit']).toBeUndefined();
   });
 
   it('When a limited key sends a malformed body, then 429 comes first; an unknown key gets 401, never 429', async () => {
     const api = limited.client(loc.key);
-    await api.get(`${P}/floorplan`);
-    await api.get(`${P}/floorplan`);
+    for (let i = 0; i < 4; i += 1) await api.get(`${P}/floorplan`);
 
     const malformed = await api.post(`${P}/reservations`).set('Content-Type', 'application/json').send('{');
     expectEnvelope(malformed, 429, 'rate_limited');

@@ -18,7 +18,7 @@ export const headers = {
   },
   XRateLimitLimit: {
     description:
-      'requests the key may make per window (one second: RATE_LIMIT_RPS); absent when rate limiting is off',
+      'requests the key may make per two-second window (twice RATE_LIMIT_RPS: that many a second sustained, bursts of twice that); absent when rate limiting is off',
     schema: { type: 'integer', minimum: 1 },
   },
   XRateLimitRemaining: {

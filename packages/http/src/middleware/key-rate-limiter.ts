@@ -8,7 +8,7 @@ import {
 /** One request counted against a key's limit, and what the client is told about it. */
 export interface RateDecision {
   allowed: boolean;
-  /** Requests per window. */
+  /** Requests per window: the burst a key may send at once. */
   limit: number;
   /** Requests left in the current window, this one counted. */
   remaining: number;
@@ -17,7 +17,7 @@ export interface RateDecision {
 }
 
 export interface KeyRateLimiterOptions {
-  /** Requests a key may make per one-second window. */
+  /** Requests a key may make per second, sustained (`RATE_LIMIT_RPS`); it may burst to twice that. */
   rps: number;
   /**
    * An ioredis client: the count lives in Redis, so every process and instance that shares
@@ -30,21 +30,32 @@ export interface KeyRateLimiterOptions {
   onStoreChange?: (available: boolean, error?: unknown) => void;
 }
 
+/** The length of a window: a key may send two seconds' worth of requests at once. */
+export const RATE_WINDOW_SECONDS = 2;
+
 /**
- * Fixed one-second windows per key, counted by rate-limiter-flexible (decision 0111): in
- * Redis with `redis` (one atomic increment a request), else in this process's memory. When
- * Redis cannot answer, the key is counted in memory instead until it can (per process, as
- * without Redis): the API stays up and still bounded.
+ * Fixed two-second windows of `2 × rps` requests per key, counted by rate-limiter-flexible
+ * (decision 0111): `rps` a second sustained, a burst of twice that at once. Counted in Redis
+ * with `redis` (one atomic increment a request), else in this process's memory. When Redis
+ * cannot answer, the key is counted in memory instead until it can (per process, as without
+ * Redis): the API stays up and still bounded.
  */
 export class KeyRateLimiter {
+  /** Requests per window (`2 × rps`). */
   readonly limit: number;
+  readonly rps: number;
   private readonly memory: RateLimiterMemory;
   private readonly shared: RateLimiterRedis | null;
   private storeDown = false;
 
   constructor(private readonly options: KeyRateLimiterOptions) {
-    this.limit = options.rps;
-    const window = { points: options.rps, duration: 1, keyPrefix: options.keyPrefix ?? 'pis:rl' };
+    this.rps = options.rps;
+    this.limit = RATE_WINDOW_SECONDS * options.rps;
+    const window = {
+      points: this.limit,
+      duration: RATE_WINDOW_SECONDS,
+      keyPrefix: options.keyPrefix ?? 'pis:rl',
+    };
     this.memory = new RateLimiterMemory(window);
     this.shared =
       options.redis === undefined || options.redis === null

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error';
-import type { KeyRateLimiter } from './key-rate-limiter';
+import { RATE_WINDOW_SECONDS, type KeyRateLimiter } from './key-rate-limiter';
 
 /**
  * Per-key rate limit (docs/reference/limits-and-formats.md#rate-limit). Runs after
@@ -13,6 +13,7 @@ export function rateLimit(
   keyOf: (locals: Record<string, unknown>) => string,
 ): RequestHandler {
   if (limiter === null) return (_req, _res, next) => next();
+  const policy = `rate limit of ${limiter.rps} requests a second exceeded (${limiter.limit} per ${RATE_WINDOW_SECONDS}-second window)`;
   return async (_req, res, next) => {
     const decision = await limiter.take(keyOf(res.locals));
     const resetSeconds = Math.ceil(decision.resetMs / 1000);
@@ -23,14 +24,9 @@ export function rateLimit(
     });
     if (decision.allowed) return next();
     next(
-      new HttpError(
-        429,
-        'rate_limited',
-        `rate limit of ${decision.limit} requests per second exceeded`,
-        null,
-        undefined,
-        { 'Retry-After': String(Math.max(1, resetSeconds)) },
-      ),
+      new HttpError(429, 'rate_limited', policy, null, undefined, {
+        'Retry-After': String(Math.max(1, resetSeconds)),
+      }),
     );
   };
 }

@@ -1924,7 +1924,7 @@ export interface components {
     WWWAuthenticate: 'Bearer';
     /** @description seconds to wait before retrying */
     RetryAfter: number;
-    /** @description requests the key may make per window (one second: RATE_LIMIT_RPS); absent when rate limiting is off */
+    /** @description requests the key may make per two-second window (twice RATE_LIMIT_RPS: that many a second sustained, bursts of twice that); absent when rate limiting is off */
     XRateLimitLimit: number;
     /** @description requests the key may still make in the current window, this one counted */
     XRateLimitRemaining: number;

@@ -37,6 +37,7 @@ const MIN_DELAY_MS = 50;
 export class DeliveryWorker {
   readonly worker: Worker<DeliveryJobData>;
   private readonly closeTimeoutMs: number;
+  private readonly connection: Redis;
   private readonly leaseMs: number;
   private readonly timeoutMs: number;
   private readonly slots: EndpointSlots;
@@ -52,6 +53,7 @@ export class DeliveryWorker {
     options: DeliveryWorkerOptions,
   ) {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 15_000;
+    this.connection = options.connection;
     this.leaseMs = options.leaseMs;
     this.timeoutMs = options.timeoutMs;
     this.slots = new EndpointSlots({ concurrency: options.concurrency, slowAfterMs: options.slowAfterMs });
@@ -87,7 +89,11 @@ export class DeliveryWorker {
    * Returns even while Redis is unreachable.
    */
   async close(): Promise<void> {
-    const closing = this.worker.close();
+    // While Redis is unreachable a graceful close would wait on it, and the blocking
+    // connection BullMQ made for itself would keep reconnecting after we gave up on it:
+    // closing by force drops that connection at once. The attempts in flight are still
+    // waited for below, by our own count.
+    const closing = this.worker.close(this.connection.status !== 'ready');
     if (!(await settlesWithin(Promise.allSettled([...this.inFlight]), this.closeTimeoutMs))) {
       this.logger.warn(
         { timeoutMs: this.closeTimeoutMs },
