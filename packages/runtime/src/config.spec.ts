@@ -24,6 +24,16 @@ describe('loadConfig', () => {
     expect(config.dataDir.endsWith('.data')).toBe(true);
   });
 
+  it("When the environment is empty, then the contract's webhook, retention and health defaults apply, spelled out", () => {
+    const config = loadConfig({});
+
+    // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts, then the delivery has failed.
+    expect(config.webhookRetryDelaysMs).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(config).toMatchObject({ eventRetentionDays: 30, webhookDisableAfterHours: 120 });
+  });
+
   it('When DATABASE_DIRECT_URL is set beside DATABASE_URL, then prepared statements default to off (a transaction pooler), unless told otherwise', () => {
     const pooled = {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:6432/pis',

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type WebhookDelivery } from '@pis/domain';
+import { EVENT_TYPES, Instant, type WebhookDelivery } from '@pis/domain';
 import { Webhook } from 'standardwebhooks';
 import type { DeliverySettings } from '../../src';
 import {
@@ -186,6 +186,23 @@ export function describeDeliveryBehaviour(
         expect(() => new Webhook(previous).verify(request.body, headersOf(request))).not.toThrow();
         expect(() => new Webhook(current).verify(request.body, headersOf(request))).not.toThrow();
       }
+    });
+
+    it('When the overlap of a rotation has ended (24 h), then only the new secret signs: the old one no longer verifies', async () => {
+      const { locationId, secret: previous } = await givenSubscribedLocation();
+      const rotatedAt = Instant.fromEpochMillis(Date.now() - 25 * 3_600_000);
+      const rotated = await rotateEndpointSecret(h, locationId, rotatedAt);
+      const current = rotated.secrets[0]!.secret;
+
+      await appendEvents(h, locationId, occupiedEvents(1));
+      running.wake();
+      await waitForDeliveries(h, locationId, (all) => settled(all, 1));
+
+      expect(receiver.requests).toHaveLength(1);
+      const request = receiver.requests[0]!;
+      expect(String(request.headers['webhook-signature']).split(' ')).toHaveLength(1);
+      expect(() => new Webhook(current).verify(request.body, headersOf(request))).not.toThrow();
+      expect(() => new Webhook(previous).verify(request.body, headersOf(request))).toThrow();
     });
 
     it('When the endpoint stops subscribing to a type before a retry, then the delivery fails with that reason and nothing more is sent', async () => {

@@ -80,12 +80,17 @@ export async function givenEndpoint(
   });
 }
 
-export async function rotateEndpointSecret(h: Harness, locationId: string): Promise<WebhookEndpoint> {
+/** Rotates the endpoint's secret, as of `rotatedAt` (now by default; earlier to end the overlap). */
+export async function rotateEndpointSecret(
+  h: Harness,
+  locationId: string,
+  rotatedAt: Instant = now(),
+): Promise<WebhookEndpoint> {
   return commit(h.persistence.uow, async (tx) => {
     const rotated = rotateSecret(
       (await tx.webhookEndpoints.lock(locationId))!,
       secrets.webhookSecret(),
-      now(),
+      rotatedAt,
     );
     await tx.webhookEndpoints.save(rotated);
     return rotated;
