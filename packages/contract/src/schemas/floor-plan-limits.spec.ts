@@ -83,7 +83,10 @@ describe('Floor plan import limits', () => {
     '/rooms/0/tables/0/x',
     '/rooms/0/tables/0/y',
     '/rooms/0/decorations/0/kind',
+    '/rooms/0/decorations/0/x',
+    '/rooms/0/decorations/0/y',
     '/rooms/0/decorations/0/width',
+    '/rooms/0/decorations/0/height',
   ])('When the required %s is missing, then it is refused as required', (pointer) => {
     const result = validator.floorPlanImportRequest(withValue(importBody(), pointer, undefined));
     expect(result).toEqual({ ok: false, details: [{ path: pointer, message: 'is required' }] });
