@@ -71,12 +71,37 @@ function received(path: string, secret: string): (Json & { id: string })[] {
   return out;
 }
 
-async function register(loc: TestLocation, path: string): Promise<string> {
+async function register(loc: TestLocation, path: string, events?: string[]): Promise<string> {
   const res = await loc.api
     .put(`${P}/webhook-endpoint`)
-    .send({ url: `${receiver.origin}${path}` })
+    .send({ url: `${receiver.origin}${path}`, ...(events ? { events } : {}) })
     .expect(200);
   return res.body.secret as string;
+}
+
+/** Walk-ins on every table, opened and closed, until the location's last sequence passes `beyond`. */
+async function walkInsBeyond(loc: TestLocation, beyond: number): Promise<number> {
+  for (let round = 0; round < 100; round++) {
+    const last = (await loc.api.get(`${P}/tables/state`).expect(200)).body.asOfSequence as number;
+    if (last > beyond) return last;
+    const order = await h.walkIn(loc, loc.tables);
+    await h.operator.post(loc.ops(`/orders/${order['id']}/close`)).expect(200);
+  }
+  throw new Error(`the location never passed sequence ${beyond}`);
+}
+
+/** Waits until the relay has fanned out every event of the location to the endpoints. */
+async function relayed(loc: TestLocation): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const [row] = await h.db.dataSource.query(
+      'SELECT count(*)::int AS n FROM outbox_events WHERE location_id = $1 AND relayed_at IS NULL',
+      [loc.id],
+    );
+    if (row.n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${row.n} event(s) of the location were never relayed`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 describe('GET /events', () => {
@@ -128,6 +153,61 @@ describe('GET /events', () => {
     const body = expectEnvelope(await loc.api.get(`${P}/events?${query}`), 422, 'validation_failed');
 
     expect(body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+  });
+
+  it('When the query is empty and the location has more than 100 events, then the first 100 come, sequences 1 to 100, with hasMore and nextAfter 100', async () => {
+    const loc = await h.location({ tables: 10 });
+    const last = await walkInsBeyond(loc, 100);
+
+    const page = (await loc.api.get(`${P}/events`).expect(200)).body;
+    const explicit = (await loc.api.get(`${P}/events?after=0&limit=100`).expect(200)).body;
+    const all = await readFeed(loc, 0, 1000);
+
+    expect(last).toBeGreaterThan(100);
+    expect(page.events.map(seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(page).toEqual({
+      events: all.slice(0, 100),
+      nextAfter: 100,
+      hasMore: true,
+      oldestRetainedSequence: 1,
+    });
+    expect(explicit).toEqual(page);
+    expect(all.map(seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+  });
+
+  it('When the endpoint subscribes to floorplan.published only, then the table events are still kept in the feed, and are not delivered', async () => {
+    const loc = await h.location({ tables: 3 });
+    const path = `/publish-only/${loc.id}`;
+    const secret = await register(loc, path, ['floorplan.published']);
+    const order = await h.walkIn(loc, [loc.tables[0]!]);
+    await h.operator.post(loc.ops(`/orders/${order['id']}/close`)).expect(200);
+    await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+    await relayed(loc);
+    await receiver.until(() =>
+      received(path, secret).some((e) => (e.data as Json)['version'] === 2) ? true : undefined,
+    );
+
+    const feed = await readFeed(loc);
+    const deliveries = (await loc.api.get(`${P}/webhook-deliveries?limit=500`).expect(200)).body.deliveries;
+
+    expect(feed.map((e) => e.type)).toEqual([
+      'floorplan.published',
+      'table.occupied',
+      'table.freed',
+      'order.closed',
+      'floorplan.published',
+    ]);
+    expect(feed.map(seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(feed.filter((e) => e.type !== 'floorplan.published').map((e) => e.data['orderId'])).toEqual([
+      order['id'],
+      order['id'],
+      order['id'],
+    ]);
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.map((d: Json) => d['eventType'])).toEqual(deliveries.map(() => 'floorplan.published'));
+    expect(received(path, secret).map((e) => e['type'])).toEqual(
+      received(path, secret).map(() => 'floorplan.published'),
+    );
   });
 
   it("When two locations have events, then each key reads only its own location's feed and state", async () => {
@@ -313,7 +393,60 @@ describe('retention', () => {
     const after = await readFeed(loc, last);
     expect(after.map(seq)).toEqual(after.map((_, i) => last + 1 + i));
   });
+
+  it('When only the oldest events were pruned, then after oldestRetainedSequence - 2 is 410 events_expired and after oldestRetainedSequence - 1 reads on from it', async () => {
+    const loc = await h.location({ tables: 3 });
+    await activity(loc);
+    const feed = await readFeed(loc);
+    const k = 4;
+    await pruneThrough(loc, k - 1);
+
+    const expired = expectEnvelope(await loc.api.get(`${P}/events?after=${k - 2}`), 410, 'events_expired');
+    const kept = (await loc.api.get(`${P}/events?after=${k - 1}&limit=1000`).expect(200)).body;
+    await register(loc, `/partly-pruned/${loc.id}`);
+    const refused = await loc.api.post(`${P}/webhook-endpoint/recover`).send({ afterSequence: k - 2 });
+    const queued = await loc.api
+      .post(`${P}/webhook-endpoint/recover`)
+      .send({ afterSequence: k - 1 })
+      .expect(202);
+
+    expect(feed.length).toBeGreaterThan(k);
+    expect(expired.error.message).toContain('tables/state');
+    expect(kept).toEqual({
+      events: feed.slice(k - 1),
+      nextAfter: seq(feed.at(-1)!),
+      hasMore: false,
+      oldestRetainedSequence: k,
+    });
+    expect(kept.events[0].data.locationEventSequence).toBe(k);
+    expectEnvelope(refused, 410, 'events_expired');
+    expect(queued.body).toEqual({ queued: feed.length - (k - 1) });
+  });
 });
+
+/**
+ * Prunes the location's events 1..`through` alone: backdates them a day (well inside
+ * EVENT_RETENTION_DAYS, so the API's own retention loop leaves them) and prunes what is older
+ * than an hour, again while the API's loop holds the prune lock.
+ */
+async function pruneThrough(loc: TestLocation, through: number): Promise<void> {
+  await h.db.dataSource.query(
+    `UPDATE outbox_events SET created_at = created_at - interval '1 day' WHERE location_id = $1 AND sequence <= $2`,
+    [loc.id, through],
+  );
+  const { retention } = createPersistence(h.db.database, {
+    cipher: { encrypt: (s) => s, decrypt: (s) => s },
+  });
+  const hourAgo = Instant.fromEpochMillis(Date.now() - 3_600_000);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await retention.prune(hourAgo, 1_000);
+    const page = (await loc.api.get(`${P}/events?after=${through}&limit=1`).expect(200)).body;
+    if (page.oldestRetainedSequence === through + 1) return;
+    if (Date.now() > deadline) throw new Error(`the prune never reached sequence ${through}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /** Waits until the location's deliveries are all failed for good (`count` of them at least). */
 async function eventuallyAllFailed(loc: TestLocation, count: number): Promise<void> {

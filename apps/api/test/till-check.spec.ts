@@ -1,3 +1,4 @@
+import { COURSE_VALUES, SERVICE_STATUS_VALUES, TENDER_VALUES } from '@pis/contract';
 import { expectEnvelope } from './support/envelope';
 import { Harness, type TestLocation } from './support/harness';
 import { P, UTC_MILLIS, fullPrepayment, reservation, type Json } from './support/wire';
@@ -159,7 +160,7 @@ describe('Validation of till writes', () => {
     ['status: unknown', '/service-status', { status: 'eating' }, 422],
     ['status: missing', '/service-status', {}, 422],
     ['status: null', '/service-status', { status: null }, 422],
-  ])('When %s, then %i', async (_c, path, body, status) => {
+  ])('When %s (POST %s %j), then %i', async (_c, path, body, status) => {
     const order = await h.walkIn(loc, [loc.tables[0]!]);
 
     const res = await post(order, path, body);
@@ -201,6 +202,111 @@ describe('Validation of till writes', () => {
 
     expectEnvelope(res, 400, 'validation_failed');
   });
+});
+
+describe("Every value of the till's enumerations", () => {
+  /** The documented values (docs/reference/backoffice-api.md), written out so that a value dropped by the code fails here. */
+  const TENDERS = ['card', 'cash', 'voucher', 'deposit', 'other'];
+  const SERVICE_STATUSES = ['seated', 'starters', 'mains', 'desserts', 'bill_requested', 'paid'];
+  const COURSES = ['starter', 'main', 'dessert', 'drink', 'other'];
+
+  /** Per field: the write that carries it, and what an accepted write's answer shows of the order it was made on. */
+  const fields = {
+    tender: {
+      path: '/payments',
+      body: (tender: string): Json => ({ amountMinor: 100, tipMinor: 5, tender }),
+      shown: (order: Json, tender: string): Json => ({
+        check: {
+          payments: [
+            {
+              id: expect.any(String),
+              amountMinor: 100,
+              tipMinor: 5,
+              tender,
+              paidAt: expect.stringMatching(UTC_MILLIS),
+            },
+          ],
+          paidMinor: 100,
+          tipMinor: 5,
+        },
+      }),
+    },
+    status: {
+      path: '/service-status',
+      body: (status: string): Json => ({ status }),
+      shown: (order: Json, status: string): Json => ({ ...order, serviceStatus: status }),
+    },
+    course: {
+      path: '/items',
+      body: (course: string): Json => ({ label: 'Dish', amountMinor: 900, course }),
+      shown: (order: Json, course: string): Json => ({
+        check: {
+          items: [
+            {
+              id: expect.any(String),
+              label: 'Dish',
+              quantity: 1,
+              amountMinor: 900,
+              taxRateBps: 0,
+              course,
+              voided: false,
+            },
+          ],
+          totalMinor: 900,
+        },
+      }),
+    },
+  };
+  type Field = keyof typeof fields;
+
+  const every: [Field, string][] = [
+    ...TENDERS.map((v): [Field, string] => ['tender', v]),
+    ...SERVICE_STATUSES.map((v): [Field, string] => ['status', v]),
+    ...COURSES.map((v): [Field, string] => ['course', v]),
+  ];
+  /** Close to a value, or a value of another of the three enumerations. */
+  const outside: [Field, string][] = [
+    ['tender', 'cheque'],
+    ['tender', 'Card'],
+    ['status', 'dessert'],
+    ['status', 'bill-requested'],
+    ['course', 'soup'],
+    ['course', 'mains'],
+  ];
+
+  it('When the contract is read, then its enumerations hold exactly the documented values', () => {
+    expect([[...TENDER_VALUES], [...SERVICE_STATUS_VALUES], [...COURSE_VALUES]]).toEqual([
+      TENDERS,
+      SERVICE_STATUSES,
+      COURSES,
+    ]);
+  });
+
+  it.each(every)(
+    'When %s "%s" is written on an open order, then 200 and the answer and the stored order show it',
+    async (field, value) => {
+      const order = await h.walkIn(loc, [loc.tables[0]!]);
+
+      const res = await post(order, fields[field].path, fields[field].body(value));
+
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject(fields[field].shown(order, value));
+      expect((await h.openOrders(loc))[0]).toEqual(res.body);
+    },
+  );
+
+  it.each(outside)(
+    'When %s "%s", which is none of its values, is written on an open order, then 422 validation_failed and the order is untouched',
+    async (field, value) => {
+      const order = await h.walkIn(loc, [loc.tables[0]!]);
+
+      const res = await post(order, fields[field].path, fields[field].body(value));
+
+      const body = expectEnvelope(res, 422, 'validation_failed');
+      expect(body.error.details).toContainEqual({ path: `/${field}`, message: expect.any(String) });
+      expect((await h.openOrders(loc))[0]).toEqual(order);
+    },
+  );
 });
 
 describe('Refusals', () => {

@@ -3,7 +3,7 @@ import { createValidator } from '@pis/contract';
 import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
 import { Receiver } from './support/receiver';
-import { P, UTC_MILLIS } from './support/wire';
+import { P, UTC_MILLIS, type Json } from './support/wire';
 
 /**
  * docs/reference/provider-api.md#test-event: `POST /webhook-endpoint/test` sends one signed
@@ -86,6 +86,32 @@ it('When nothing listens at the endpoint, then 200 with delivered false, status 
     status: null,
     error: expect.stringContaining('refused'),
   });
+});
+
+it('When tests are sent before and after the first events, then the feed holds no webhook.test and the real events keep sequences 1, 2 as without them', async () => {
+  const loc = await h.location({ plan: 'draft', tables: 2 });
+  await loc.api
+    .put(`${P}/webhook-endpoint`)
+    .send({ url: `${receiver.origin}/sequenced/${loc.id}` })
+    .expect(200);
+
+  const first = await loc.api.post(`${P}/webhook-endpoint/test`).expect(200);
+  const before = (await loc.api.get(`${P}/events`).expect(200)).body;
+  await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+  const second = await loc.api.post(`${P}/webhook-endpoint/test`).expect(200);
+  await h.walkIn(loc, [loc.tables[0]!]);
+  const third = await loc.api.post(`${P}/webhook-endpoint/test`).expect(200);
+  const feed = (await loc.api.get(`${P}/events`).expect(200)).body;
+  const state = (await loc.api.get(`${P}/tables/state`).expect(200)).body;
+
+  for (const answer of [first, second, third]) expect(answer.body).toMatchObject({ delivered: true });
+  expect(before).toEqual({ events: [], nextAfter: 0, hasMore: false, oldestRetainedSequence: 1 });
+  expect(feed.events.map((e: Json) => [e['type'], (e['data'] as Json)['locationEventSequence']])).toEqual([
+    ['floorplan.published', 1],
+    ['table.occupied', 2],
+  ]);
+  expect(feed).toMatchObject({ nextAfter: 2, hasMore: false, oldestRetainedSequence: 1 });
+  expect(state.asOfSequence).toBe(2);
 });
 
 it('When no endpoint is registered, then 404 not_found', async () => {

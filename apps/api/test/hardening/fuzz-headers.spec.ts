@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { operations, type OperationSpec } from '@pis/contract';
 import type { Response } from 'supertest';
+import { operationWorld, requestOf, simulated, type OperationWorld } from '../support/every-operation';
 import { Harness, type TestLocation } from '../support/harness';
 import { BACKOFFICE_TOKEN } from '../support/test-api';
-import { P, nextUpdatedAt, planImport, reservation, uniqueId, type Json } from '../support/wire';
 import { expectAnswer, expectUnchanged, fuzz, snapshot } from './support/fuzz-invariants';
 import {
   ACCEPTS,
@@ -21,91 +21,29 @@ import {
  * accepted is 401 with `WWW-Authenticate: Bearer` whatever else was sent, and changes nothing.
  */
 let h: Harness;
+let world: OperationWorld;
 let loc: TestLocation;
 let other: TestLocation;
 let revokedKey: string;
-let spareKeyId: string;
-let orderId: string;
-let itemId: string;
-let deliveryId: string;
-/** The simulator's operations run with this sandbox location's test key, on its order. */
-let sandbox: TestLocation;
-let sandboxOrderId: string;
 
 beforeAll(async () => {
   h = await Harness.start();
-  loc = await h.location({ tables: 4 });
+  world = await operationWorld(h, 'hdr-1');
+  loc = world.loc;
   other = await h.location({ plan: 'none' });
   const revoked = await h.operator.post(loc.ops('/api-keys')).expect(201);
   await h.operator.delete(loc.ops(`/api-keys/${revoked.body.id}`)).expect(204);
   revokedKey = revoked.body.key;
-  spareKeyId = (await h.operator.post(loc.ops('/api-keys')).expect(201)).body.id;
-  orderId = ((await h.walkIn(loc, [loc.tables[0]!])) as Json)['id'] as string;
-  itemId = (
-    await h.operator
-      .post(loc.ops(`/orders/${orderId}/items`))
-      .send({ label: 'Bread', amountMinor: 300 })
-      .expect(200)
-  ).body.check.items[0].id;
-  await loc.api
-    .post(`${P}/reservations`)
-    .send(reservation({ externalId: 'hdr-1' }))
-    .expect(201);
-  await loc.api.put(`${P}/webhook-endpoint`).send({ url: 'https://hooks.example.test/hook' }).expect(200);
-  await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
-  await h.relayOutbox();
-  deliveryId = (await loc.api.get(`${P}/webhook-deliveries`).expect(200)).body.deliveries[0].id;
-  sandbox = await h.location({ sandbox: true, tables: 4 });
-  sandboxOrderId = ((await h.walkIn(sandbox, [sandbox.tables[0]!])) as Json)['id'] as string;
 });
-
-const simulated = (op: OperationSpec) => op.tag === 'sandbox';
-/** `sandboxAddOrderItem` -> `addOrderItem`: the simulator takes the backoffice operation's requests. */
-const requestId = (op: OperationSpec) =>
-  simulated(op) ? `${op.operationId[7]!.toLowerCase()}${op.operationId.slice(8)}` : op.operationId;
 afterAll(async () => {
   await h?.stop();
 });
 
-/** The operation's path with real ids, a query where it needs one, and a valid body where it takes one. */
-function requestOf(op: OperationSpec): { path: string; body?: Json } {
-  const at = simulated(op) ? sandbox : loc;
-  const path = op.path
-    .replace('{locationId}', loc.id)
-    .replace('{keyId}', spareKeyId)
-    .replace('{tableId}', loc.tables[1]!)
-    .replace('{orderId}', simulated(op) ? sandboxOrderId : orderId)
-    .replace('{itemId}', itemId)
-    .replace('{deliveryId}', deliveryId)
-    .replace('{externalId}', 'hdr-1');
-  const query: Record<string, string> = {
-    listReservations: '?from=2026-11-01T00:00Z&to=2026-11-30T00:00Z',
-    listOrders: '?status=open',
-    listEvents: '?after=0&limit=5&types=table.occupied',
-  };
-  const bodies: Record<string, () => Json> = {
-    createReservation: () => reservation(),
-    updateReservation: () => reservation({ externalId: 'hdr-1', updatedAt: nextUpdatedAt() }),
-    importFloorPlan: () => planImport(),
-    putWebhookEndpoint: () => ({ url: 'https://hooks.example.test/hook' }),
-    createLocation: () => ({ name: `Location ${uniqueId('h')}`, brand: 'test' }),
-    editTable: () => ({ label: 'T' }),
-    openWalkInOrder: () => ({ tableIds: [at.tables[2]!], covers: 2 }),
-    addOrderItem: () => ({ label: 'Soup', amountMinor: 450 }),
-    moveOrder: () => ({ tableIds: [at.tables[3]!] }),
-    addOrderDiscount: () => ({ label: 'Regulars', amountMinor: 100 }),
-    addOrderPayment: () => ({ amountMinor: 100, tipMinor: 10, tender: 'card' }),
-    setOrderServiceStatus: () => ({ status: 'mains' }),
-    recoverWebhooks: () => ({ afterSequence: 0 }),
-  };
-  const body = op.body === undefined ? undefined : bodies[requestId(op)]!();
-  return { path: `${path}${query[requestId(op)] ?? ''}`, ...(body ? { body } : {}) };
-}
-
 type Credential = { kind: 'valid' | 'broken' | 'other-location'; header: string | null };
 
 function credentialsFor(op: OperationSpec): fc.Arbitrary<Credential> {
-  const own = op.security === 'backofficeToken' ? BACKOFFICE_TOKEN : simulated(op) ? sandbox.key : loc.key;
+  const own =
+    op.security === 'backofficeToken' ? BACKOFFICE_TOKEN : simulated(op) ? world.sandbox.key : loc.key;
   const wrongSurface = op.security === 'backofficeToken' ? loc.key : BACKOFFICE_TOKEN;
   const broken = fc.oneof(
     brokenAuthorizations(own),
@@ -169,7 +107,7 @@ describe.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, o
       await fuzz(
         cases,
         async ({ credential, contentType, accept, requestId, head }) => {
-          const { path, body } = requestOf(op);
+          const { path, body } = requestOf(world, op);
           let test = h.anonymous[head ? 'head' : op.method](path);
           if (credential.header !== null) test = test.set('Authorization', credential.header);
           if (accept !== null) test = test.set('Accept', accept);
