@@ -273,8 +273,14 @@ describe('PostgreSQL adapters', () => {
         updatedAt: plusMillis(stored.updatedAt, ms),
       });
 
-    it('When a stale write arrives while another transaction holds the row, then it answers stale without waiting and leaves the row unlocked', async () => {
-      const stored = await givenStored();
+    /**
+     * Runs `write` while another transaction holds the stored row's lock, released unwritten
+     * after the write answers, or after 10 s if it is still waiting (then `heldUntilAnswer` is false).
+     */
+    async function whileRowHeld<T>(
+      stored: Reservation,
+      write: () => Promise<T>,
+    ): Promise<{ answer: T; heldUntilAnswer: boolean }> {
       const holder = holdRow(stored, null);
       await holder.locked;
       let heldUntilAnswer = true;
@@ -282,14 +288,18 @@ describe('PostgreSQL adapters', () => {
         heldUntilAnswer = false;
         void holder.release(false);
       }, 10_000);
-
-      const answer = await store.plainWrites.update(
-        stored.locationId,
-        writeOf(stored, 0, 9),
-        at('2026-11-21T00:00:00Z'),
-      );
+      const answer = await write();
       clearTimeout(deadline);
       await holder.release(false);
+      return { answer, heldUntilAnswer };
+    }
+
+    it('When a stale write arrives while another transaction holds the row, then it answers stale without waiting and leaves the row unlocked', async () => {
+      const stored = await givenStored();
+
+      const { answer, heldUntilAnswer } = await whileRowHeld(stored, () =>
+        store.plainWrites.update(stored.locationId, writeOf(stored, 0, 9), at('2026-11-21T00:00:00Z')),
+      );
 
       expect(heldUntilAnswer).toBe(true);
       expect(answer).toEqual({ kind: 'stale', reservation: stored });
@@ -305,22 +315,15 @@ describe('PostgreSQL adapters', () => {
 
     it('When a stale seated write arrives while another transaction holds the row, then the use case answers stale without waiting', async () => {
       const stored = await givenStored();
-      const holder = holdRow(stored, null);
-      await holder.locked;
-      let heldUntilAnswer = true;
-      const deadline = setTimeout(() => {
-        heldUntilAnswer = false;
-        void holder.release(false);
-      }, 10_000);
       const input = { ...writeOf(stored, 0, 9), status: 'seated' as const, tableIds: [stored.id] };
 
-      const answer = await updateReservation(depsOver(store), {
-        locationId: stored.locationId,
-        externalId: stored.externalId,
-        input,
-      });
-      clearTimeout(deadline);
-      await holder.release(false);
+      const { answer, heldUntilAnswer } = await whileRowHeld(stored, () =>
+        updateReservation(depsOver(store), {
+          locationId: stored.locationId,
+          externalId: stored.externalId,
+          input,
+        }),
+      );
 
       expect(heldUntilAnswer).toBe(true);
       expect(answer).toEqual({ ok: true, value: { outcome: 'stale', reservation: stored } });
