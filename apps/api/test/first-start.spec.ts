@@ -10,8 +10,12 @@ const ROOT = join(__dirname, '../../..');
 jest.setTimeout(180_000);
 
 interface Start {
-  /** Everything printed until the welcome, or until the process exited. */
-  output: string;
+  /**
+   * Everything printed so far: until the welcome when the start resolves, and all of it once
+   * `stop()` returned (stdout and stderr are separate pipes, so a log line printed before the
+   * welcome may arrive after it).
+   */
+  readonly output: string;
   exitCode: number | null;
   exports: Record<string, string>;
   stop(): Promise<number | null>;
@@ -46,7 +50,14 @@ function start(dataDir: string, port: number, env: Record<string, string> = {}):
       const exports = Object.fromEntries(
         [...output.matchAll(/export (\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]),
       );
-      resolve({ output, exitCode, exports, stop });
+      resolve({
+        get output() {
+          return output;
+        },
+        exitCode,
+        exports,
+        stop,
+      });
     };
     const collect = (chunk: Buffer) => {
       output += chunk.toString('utf8');
