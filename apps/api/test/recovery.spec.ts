@@ -273,6 +273,39 @@ describe('GET /tables/state', () => {
   });
 });
 
+describe('GET /tables/state, the published plan', () => {
+  it('When the working plan changes after a publish, then the state shows the published plan until the next publish; an order on two tables stands on both', async () => {
+    const loc = await h.location({ tables: 4 });
+    const [a, b, c] = loc.tables as [string, string, string];
+    const published = loc.mapping.find((m) => m.tableId === c)!.label;
+    await h.operator
+      .patch(loc.ops(`/tables/${c}`))
+      .send({ label: 'Terrace 9', active: false })
+      .expect(200);
+    const order = await h.walkIn(loc, [a, b]);
+
+    const before = (await loc.api.get(`${P}/tables/state`).expect(200)).body;
+    await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+    const after = (await loc.api.get(`${P}/tables/state`).expect(200)).body;
+
+    const tableOf = (state: Json, id: string) =>
+      (state['tables'] as Json[]).find((t) => t['tableId'] === id)!;
+    expect([before.floorplanVersion, after.floorplanVersion]).toEqual([1, 2]);
+    expect(tableOf(before, c)).toMatchObject({ label: published, active: true, status: 'free' });
+    expect(tableOf(after, c)).toMatchObject({ label: 'Terrace 9', active: false, status: 'free' });
+    for (const state of [before, after]) {
+      // Every table of the plan, the deactivated one included (in the plan's order: by label).
+      expect((state['tables'] as Json[]).map((t) => t['tableId']).sort()).toEqual([...loc.tables].sort());
+      for (const id of [a, b]) {
+        expect(tableOf(state, id)).toMatchObject({
+          status: 'occupied',
+          order: { id: order['id'], tableIds: [a, b] },
+        });
+      }
+    }
+  });
+});
+
 describe('POST /webhook-endpoint/recover', () => {
   it('When there is no endpoint, then 404 not_found', async () => {
     const loc = await h.location({ plan: 'none' });
