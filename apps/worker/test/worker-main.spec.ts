@@ -127,3 +127,41 @@ describe('the worker process and recover', () => {
     }
   });
 });
+
+describe('the worker process and retention', () => {
+  const world = useWorkerWorld('worker-retention');
+
+  it('When events are older than EVENT_RETENTION_DAYS, then the worker prunes them by itself from its start; newer ones stay', async () => {
+    const { h, prefix } = world;
+    const locationId = await givenLocation(h);
+    const old = await appendEvents(h, locationId, oneEventOfEveryType().slice(0, 3));
+    await h.db.dataSource.query(
+      `UPDATE outbox_events SET created_at = created_at - interval '2 days' WHERE location_id = $1`,
+      [locationId],
+    );
+    const fresh = await appendEvents(h, locationId, oneEventOfEveryType().slice(3, 4));
+    // Relayed before the worker starts: its relay would otherwise hold the rows its first prune
+    // skips (SKIP LOCKED), and the next prune comes a minute later.
+    await relayAll(h);
+    const kept = async () =>
+      (
+        (await h.db.dataSource.query(
+          `SELECT id FROM outbox_events WHERE location_id = $1 ORDER BY sequence`,
+          [locationId],
+        )) as { id: string }[]
+      ).map((r) => r.id);
+    expect(await kept()).toEqual([...old, ...fresh].map((e) => e.id));
+
+    world.worker = await WorkerProcess.start({
+      ...workerEnv(h, SHARED_REDIS_URL, prefix),
+      EVENT_RETENTION_DAYS: '1',
+    });
+    const deadline = Date.now() + 30_000;
+    while ((await kept()).length > fresh.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    expect(await kept()).toEqual(fresh.map((e) => e.id));
+    expect(world.worker.log).toContain('"msg":"events past retention pruned with their deliveries"');
+  });
+});
