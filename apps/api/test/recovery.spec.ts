@@ -427,6 +427,35 @@ describe('retention', () => {
     expect(after.map(seq)).toEqual(after.map((_, i) => last + 1 + i));
   });
 
+  it('When an API delivers without Redis, then its own retention loop prunes what is past EVENT_RETENTION_DAYS from its start', async () => {
+    const loc = await h.location({ tables: 3 });
+    await activity(loc);
+    const feed = await readFeed(loc);
+    // Relayed first: a relay holding the rows would make the first prune skip them (SKIP LOCKED).
+    await relayed(loc);
+    await h.db.dataSource.query(
+      `UPDATE outbox_events SET created_at = created_at - interval '2 days' WHERE location_id = $1`,
+      [loc.id],
+    );
+
+    const short = await Harness.beside(h, { EVENT_RETENTION_DAYS: '1' });
+    try {
+      await short.runtime.start();
+      const deadline = Date.now() + 15_000;
+      let answer = await loc.api.get(`${P}/events?after=0`);
+      while (answer.status === 200 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await loc.api.get(`${P}/events?after=0`);
+      }
+
+      expectEnvelope(answer, 410, 'events_expired');
+      const fresh = (await loc.api.get(`${P}/events?after=${seq(feed.at(-1)!)}`).expect(200)).body;
+      expect(fresh.oldestRetainedSequence).toBe(seq(feed.at(-1)!) + 1);
+    } finally {
+      await short.stop();
+    }
+  });
+
   it('When only the oldest events were pruned, then after oldestRetainedSequence - 2 is 410 events_expired and after oldestRetainedSequence - 1 reads on from it', async () => {
     const loc = await h.location({ tables: 3 });
     await activity(loc);
