@@ -8,7 +8,7 @@ export const CHROMIUM = process.env['PIS_CHROMIUM'] ?? '/usr/bin/chromium';
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `no Chromium at ${CHROMIUM}: install Debian's package (apt-get update && apt-get install -y chromium) or set PIS_CHROMIUM`,
+      `no Chromium at ${CHROMIUM}: install Debian's package (apt-get update && apt-get install -y chromium; the set-up of pnpm test does it) or set PIS_CHROMIUM`,
     );
   }
   return chromium.launch({

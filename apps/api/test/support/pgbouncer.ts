@@ -36,7 +36,9 @@ export class PgBouncer {
     });
     const path = binary.stdout.trim().split('\n')[0];
     if (binary.status !== 0 || !path) {
-      throw new Error('pgbouncer is not installed: apt-get install -y pgbouncer (.ci/run does it)');
+      throw new Error(
+        'pgbouncer is not installed: apt-get install -y pgbouncer (the set-up of pnpm test does it)',
+      );
     }
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'pis-pgbouncer-'));
