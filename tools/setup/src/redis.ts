@@ -99,7 +99,7 @@ export async function startRedis(options: RedisServerOptions): Promise<void> {
   if (answered) return;
   const log = existsSync(o.logfile) ? tail(readFileSync(o.logfile, 'utf8')) : '';
   throw new Error(
-    `redis-server did not answer on 127.0.0.1:${o.port}: ${tail(started.output) || `exit ${started.code}`}` +
+    `redis-server did not answer on 127.0.0.1:${o.port}: ${tail(started.output).trim() || `exit ${started.code}`}` +
       (log ? `\n${o.logfile}:\n${log}` : ''),
   );
 }

@@ -81,10 +81,7 @@ export async function setUpTestEnvironment(options: SetupOptions): Promise<Setup
       log(`would ${text}`);
     },
   };
-  const problem = (text: string) => {
-    report.problems.push(text);
-    log(`problem: ${text}`);
-  };
+  const problem = (text: string) => report.problems.push(text);
 
   // Packages first: a Redis can start only once redis-server is there.
   let packages = options.packages ?? TEST_PACKAGES;
