@@ -149,15 +149,32 @@ describe('the release tarballs', () => {
     compiled.set(project, output);
   }
 
+  let h: Harness;
+  let receiving: ChildProcess | undefined;
   beforeAll(async () => {
-    const packed = await run('pnpm', ['--silent', 'sdk:pack', join(dir, 'out')], { cwd: ROOT, env: npmEnv });
-    tarballs = packed.stdout.trim().split('\n');
-    await Promise.all([
-      consumer(client, 'module', tarballs[0]!, 'client.ts', CLIENT),
-      consumer(receiver, 'commonjs', tarballs[1]!, 'receiver.ts', RECEIVER),
-    ]);
+    // The API starts while the tarballs are built and installed (its failure is awaited below).
+    const api = Harness.start();
+    api.catch(() => undefined);
+    try {
+      const packed = await run('pnpm', ['--silent', 'sdk:pack', join(dir, 'out')], {
+        cwd: ROOT,
+        env: npmEnv,
+      });
+      tarballs = packed.stdout.trim().split('\n');
+      await Promise.all([
+        consumer(client, 'module', tarballs[0]!, 'client.ts', CLIENT),
+        consumer(receiver, 'commonjs', tarballs[1]!, 'receiver.ts', RECEIVER),
+      ]);
+    } finally {
+      h = await api;
+    }
+    await h.runtime.start();
   }, 120_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    receiving?.kill();
+    await h?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   const installed = (project: string, name: string) =>
     JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8'));
@@ -230,17 +247,6 @@ describe('the release tarballs', () => {
   });
 
   describe('against a started API', () => {
-    let h: Harness;
-    let receiving: ChildProcess | undefined;
-    beforeAll(async () => {
-      h = await Harness.start();
-      await h.runtime.start();
-    });
-    afterAll(async () => {
-      receiving?.kill();
-      await h?.stop();
-    });
-
     it('When the compiled client drives a sandbox location, then it answers as typed and the verifier-only receiver verifies every webhook', async () => {
       const location = await h.location({ sandbox: true, plan: 'draft', tables: 2 });
       const secretFile = join(dir, 'webhook-secret');
