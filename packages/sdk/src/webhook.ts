@@ -1,6 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEvent } from './schemas';
 
+// The entry point of @pis/webhook-verifier (the verifier alone): the event types come with it.
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from './schemas';
+export type { webhooks } from './generated/openapi';
+
 /** The signature, the timestamp (older or newer than 5 minutes) or the headers did not check out. */
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
