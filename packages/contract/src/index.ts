@@ -82,6 +82,15 @@ export {
 } from './mappers/cursor';
 
 // The OpenAPI document and checks against it.
+/** Request bodies the tests send and the document's examples are recorded from. */
+export * as exampleBodies from './examples/request-bodies';
+export {
+  EXAMPLES,
+  type Example,
+  type OperationExamples,
+  type RecordedExamples,
+  type WebhookExample,
+} from './openapi/examples';
 export { buildOpenApiDocument, API_VERSION } from './openapi/build-openapi-document';
 export { operations, findOperation } from './openapi/operations';
 export {
