@@ -127,7 +127,7 @@ describe('The examples of the OpenAPI document', () => {
     const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
     const deliveries = Object.entries(doc.webhooks as Json).map(([type, webhook]) => {
       const headers = Object.fromEntries(
-        (webhook.post.parameters as Json[]).map((p) => [p.name, String(p.example)]),
+        (webhook.post.parameters as Json[]).map((p) => [p.name, String(p.examples[type].value)]),
       );
       const body = Object.values(webhook.post.requestBody.content['application/json'].examples as Json)[0]
         .value;
@@ -139,7 +139,7 @@ describe('The examples of the OpenAPI document', () => {
         valid: validator.webhookEventBody(body).ok,
         verifies: headers['webhook-signature']!.split(' ').includes(expected),
         headersMatch: (webhook.post.parameters as Json[]).every((p) =>
-          new RegExp(p.schema.pattern ?? '').test(String(p.example)),
+          new RegExp(p.schema.pattern ?? '').test(String(p.examples[type].value)),
         ),
       };
     });

@@ -98,5 +98,7 @@ const bodyExample = (type: string) => ({
 const withExamples = (type: string) =>
   webhookHeaderParameters.map((parameter) => ({
     ...parameter,
-    example: recorded(type).headers[parameter.name as keyof WebhookExample['headers']],
+    examples: {
+      [type]: { value: recorded(type).headers[parameter.name as keyof WebhookExample['headers']] },
+    },
   }));

@@ -4,10 +4,12 @@ import {
   exampleBodies as bodies,
   sandboxOperationId,
   toWebhookEventBody,
+  type Example,
+  type RecordedExamples,
+  type WebhookExample,
   type WebhookTestEventBody,
 } from '@pis/contract';
 import { HttpError, KeyRateLimiter, MAX_BODY_BYTES } from '../../src';
-import type { Example, RecordedExamples, WebhookExample } from '@pis/contract';
 import { BACKOFFICE_TOKEN, ExampleWorld } from './example-world';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
@@ -40,7 +42,7 @@ const simulatorTill = (testKey: string): Till => ({
  */
 export async function recordExamples(): Promise<RecordedExamples> {
   const w = new ExampleWorld();
-  const { call } = { call: w.call.bind(w) };
+  const call = w.call.bind(w);
   const operator = BACKOFFICE_TOKEN;
 
   // Health.
@@ -424,7 +426,7 @@ async function till(w: ExampleWorld, t: Till, tables: string[], seatedOrderId: s
     body: bodies.orderItemBody(),
     expect: 200,
     name: 'added',
-    summary: 'two pizzas on the check',
+    summary: 'two tasting menus on the check',
   });
   const dessert = await run('addOrderItem', {
     params: of(walkIn.id),
@@ -586,7 +588,7 @@ function signed(id: string, timestamp: number, body: unknown, secret: string): W
 
 /** A sandbox location: its test key imports a plan, and the simulator publishes it and runs the till. */
 async function sandbox(w: ExampleWorld): Promise<void> {
-  const { call } = { call: w.call.bind(w) };
+  const call = w.call.bind(w);
   const location = await call('createLocation', {
     as: BACKOFFICE_TOKEN,
     body: bodies.sandboxLocationBody(),
