@@ -87,12 +87,21 @@ function recorded(type: string) {
   return example;
 }
 
-const bodyExample = (type: string) => ({
-  [type]: {
-    summary: `a ${type} delivery; the headers beside it sign exactly this body (compact JSON)`,
-    value: recorded(type).body,
-  },
-});
+function bodyExample(type: string) {
+  const { headers, body } = recorded(type);
+  const sent = Object.entries(headers)
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ');
+  return {
+    [type]: {
+      summary: `a ${type} delivery`,
+      description:
+        `Sent with ${sent}. The signature is over this body as compact JSON (no spaces), with the ` +
+        'secret of the webhook endpoint example: check your verifier against it.',
+      value: body,
+    },
+  };
+}
 
 /** The Standard Webhooks headers with the values of the recorded delivery. */
 const withExamples = (type: string) =>
