@@ -98,6 +98,44 @@ it('When a link of the onboarding overview is followed, then the operation it na
   await page.close();
 }, 60_000);
 
+it('When a webhook and an operation are opened, then they show the recorded examples, not values Swagger UI invents', async () => {
+  const doc = (await h.anonymous.get(`${P}/openapi.json`).expect(200)).body as Json;
+  const first = (content: Json) =>
+    Object.values((content['application/json'] as Json)['examples'] as Json)[0] as Json;
+  const webhook = (doc['webhooks'] as Json)['table.spend_updated'] as Json;
+  const delivery = first(((webhook['post'] as Json)['requestBody'] as Json)['content'] as Json)[
+    'value'
+  ] as Json;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const seen = watch(page);
+  await page.goto(`${h.api.baseUrl}/docs`);
+
+  const spend = page.locator('#operations-webhooks-webhook_table_spend_updated');
+  await spend.locator('.opblock-summary').click();
+  const shown = spend.locator('.opblock-body');
+  await shown.getByText(String(delivery['timestamp'])).first().waitFor({ timeout: 10_000 });
+  const text = (await shown.textContent()) ?? '';
+  expect(text).toContain(JSON.stringify((delivery['data'] as Json)['orderId']));
+  expect(text).not.toMatch(/"string"/);
+  const headers = webhook['post'] as { parameters: { name: string; examples: Json }[] };
+  for (const { name, examples } of headers.parameters) {
+    expect(text).toContain(`${name}: ${String((examples['table.spend_updated'] as Json)['value'])}`);
+  }
+
+  const create = page.locator('#operations-provider-createReservation');
+  await create.locator('.opblock-summary').click();
+  await create.locator('.opblock-body').getByText('"ot-10001"').first().waitFor({ timeout: 10_000 });
+  const operation = (await create.locator('.opblock-body').textContent()) ?? '';
+  expect(operation).not.toContain('"externalId": "string"');
+  expect(operation).toContain('"code": "validation_failed"');
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await spend.screenshot({ path: join(ARTIFACTS, 'docs-page-webhook-example.png') });
+  await page.locator('.info').screenshot({ path: join(ARTIFACTS, 'docs-page-onboarding.png') });
+  expect([...seen.errors, ...seen.failed, ...seen.offHost]).toEqual([]);
+  await page.close();
+}, 60_000);
+
 describe('GET /docs over HTTP', () => {
   it('When /docs is requested without a credential, then 200 HTML that loads only assets of this service, under a same-origin policy', async () => {
     const res = await h.anonymous.get('/docs').expect(200);

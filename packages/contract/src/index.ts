@@ -1,6 +1,6 @@
 // Schemas: the single source of the wire format.
 export { componentSchemas, QUERY_SCHEMAS, type ComponentName, type QueryName } from './schemas/components';
-export { MAX_INT32 } from './schemas/primitives';
+export { MAX_INT32, DATE_TIME_INPUT_FORMAT, DATE_TIME_INPUT_PATTERN } from './schemas/primitives';
 export { ERROR_CODE_VALUES } from './schemas/error.schema';
 // The enumerations are the domain's (one definition each); these names stay for importers.
 export {
@@ -82,6 +82,15 @@ export {
 } from './mappers/cursor';
 
 // The OpenAPI document and checks against it.
+/** Request bodies the tests send and the document's examples are recorded from. */
+export * as exampleBodies from './examples/request-bodies';
+export {
+  EXAMPLES,
+  type Example,
+  type OperationExamples,
+  type RecordedExamples,
+  type WebhookExample,
+} from './openapi/examples';
 export { buildOpenApiDocument, API_VERSION } from './openapi/build-openapi-document';
 export { operations, findOperation } from './openapi/operations';
 export {

@@ -1,4 +1,4 @@
-import type { OperationSpec } from '@pis/contract';
+import { exampleBodies, type OperationSpec } from '@pis/contract';
 import type { Harness, TestLocation } from './harness';
 import { P, nextUpdatedAt, planImport, reservation, uniqueId, type Json } from './wire';
 
@@ -77,14 +77,15 @@ export function requestOf(world: OperationWorld, op: OperationSpec): { path: str
     importFloorPlan: () => planImport(),
     putWebhookEndpoint: () => ({ url: 'https://hooks.example.test/hook' }),
     createLocation: () => ({ name: `Location ${uniqueId('h')}`, brand: 'test' }),
-    editTable: () => ({ label: 'T' }),
-    openWalkInOrder: () => ({ tableIds: [at.tables[2]!], covers: 2 }),
-    addOrderItem: () => ({ label: 'Soup', amountMinor: 450 }),
-    moveOrder: () => ({ tableIds: [at.tables[3]!] }),
-    addOrderDiscount: () => ({ label: 'Regulars', amountMinor: 100 }),
-    addOrderPayment: () => ({ amountMinor: 100, tipMinor: 10, tender: 'card' }),
-    setOrderServiceStatus: () => ({ status: 'mains' }),
-    recoverWebhooks: () => ({ afterSequence: 0 }),
+    // The contract's fixtures: the requests the OpenAPI document's examples were recorded with.
+    editTable: () => exampleBodies.tablePatchBody(),
+    openWalkInOrder: () => exampleBodies.walkInBody([at.tables[2]!]),
+    addOrderItem: () => exampleBodies.orderItemBody(),
+    moveOrder: () => exampleBodies.moveBody([at.tables[3]!]),
+    addOrderDiscount: () => exampleBodies.orderDiscountBody(),
+    addOrderPayment: () => exampleBodies.orderPaymentBody(),
+    setOrderServiceStatus: () => exampleBodies.serviceStatusBody(),
+    recoverWebhooks: () => exampleBodies.recoverAfterBody(0),
   };
   const body = op.body === undefined ? undefined : bodies[requestId(op)]!();
   return { path: `${path}${query[requestId(op)] ?? ''}`, ...(body ? { body } : {}) };

@@ -1,5 +1,6 @@
 import { componentSchemas } from '../schemas/components';
-import type { OperationSpec } from './operation-spec';
+import { EXAMPLES } from './examples';
+import type { ErrorStatus, OperationSpec } from './operation-spec';
 import { operations } from './operations';
 import { OVERVIEW } from './overview';
 import { errorResponse, headers, responseHeaders } from './responses';
@@ -46,6 +47,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     components: {
       schemas: componentsSchemas(),
       headers,
+      examples: EXAMPLES.shared,
       securitySchemes: {
         providerKey: {
           type: 'http',
@@ -69,7 +71,8 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
   const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
   for (const [status, description] of Object.entries(op.errors)) {
-    responses[status] = errorResponse(Number(status) as keyof typeof op.errors, description, rateLimited);
+    const code = Number(status) as ErrorStatus;
+    responses[status] = errorResponse(code, description, rateLimited, responseExamples(op, code));
   }
   return {
     operationId: op.operationId,
@@ -79,7 +82,14 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     security: op.security === 'none' ? [] : [{ [op.security]: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaRef(op.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: schemaRef(op.body), ...examplesOf(requestExamples(op)) },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -93,6 +103,7 @@ function successResponse(op: OperationSpec) {
       : {
           'application/json': {
             schema: schema === 'OpenApiDocument' ? { type: 'object' } : schemaRef(schema),
+            ...examplesOf(responseExamples(op, status)),
           },
         };
   return {
@@ -121,4 +132,37 @@ function queryParameters(op: OperationSpec) {
     required: required.includes(name),
     schema: withRefs(property),
   }));
+}
+
+/** `examples` of a media type, when there are any. */
+const examplesOf = (examples: Record<string, unknown> | undefined) =>
+  examples === undefined ? {} : { examples };
+
+/** What the recording sent to the operation (the simulator twins record their own). */
+const requestExamples = (op: OperationSpec) => EXAMPLES.operations[op.operationId]?.request;
+
+/**
+ * Which shared answer (components.examples) stands for an error status the operation gives
+ * like every other, when the recording has none of its own.
+ */
+const SHARED_ANSWERS: Partial<Record<ErrorStatus, (op: OperationSpec) => string>> = {
+  400: (op) => (op.body ? 'InvalidJson' : 'InvalidHttp'),
+  401: (op) => (op.security === 'backofficeToken' ? 'UnauthorizedOperator' : 'Unauthorized'),
+  403: () => 'SandboxOnly',
+  413: () => 'BodyTooLarge',
+  415: () => 'UnsupportedMediaType',
+  429: () => 'RateLimited',
+  500: () => 'InternalError',
+  503: () => 'Unavailable',
+};
+
+/** The recorded answers of the operation at this status, else the shared one, by example name. */
+function responseExamples(op: OperationSpec, status: number): Record<string, unknown> | undefined {
+  const recorded = EXAMPLES.operations[op.operationId]?.responses[String(status)];
+  if (recorded) return recorded;
+  const name = SHARED_ANSWERS[status as ErrorStatus]?.(op);
+  const shared = name === undefined ? undefined : EXAMPLES.shared[name];
+  if (shared === undefined) return undefined;
+  const { code } = (shared.value as { error: { code: string } }).error;
+  return { [code]: { $ref: `#/components/examples/${name}` } };
 }

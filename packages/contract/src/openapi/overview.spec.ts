@@ -22,6 +22,43 @@ describe('The overview in info.description', () => {
     expect(events.filter((type) => !(type in doc.webhooks))).toEqual([]);
   });
 
+  it('When the onboarding is read, then it walks the whole path: import, endpoint, publish, reservations and seating, the till, the test event, the sandbox, the feed and recover', () => {
+    const linked = new Set([...OVERVIEW.matchAll(/\]\(#\/\w+\/(\w+)\)/g)].map((m) => m[1]!));
+    const path = [
+      'createLocation',
+      'issueApiKey',
+      'importFloorPlan',
+      'putWebhookEndpoint',
+      'testWebhookEndpoint',
+      'publishFloorPlan',
+      'getFloorPlan',
+      'createReservation',
+      'updateReservation',
+      'listReservations',
+      'openWalkInOrder',
+      'addOrderItem',
+      'addOrderPayment',
+      'setOrderServiceStatus',
+      'moveOrder',
+      'closeOrder',
+      'voidOrder',
+      'listWebhookDeliveries',
+      'redeliverWebhook',
+      'sandboxPublishFloorPlan',
+      'sandboxOpenWalkInOrder',
+      'listEvents',
+      'getTableState',
+      'recoverWebhooks',
+    ];
+    expect(path.filter((operationId) => !linked.has(operationId))).toEqual([]);
+  });
+
+  it('When the onboarding is read, then it names every event type the document describes, the test event included', () => {
+    const named = new Set([...OVERVIEW.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((m) => m[1]!));
+
+    expect(Object.keys(doc.webhooks).filter((type) => !named.has(type))).toEqual([]);
+  });
+
   it('When the document is built, then the overview is its description, onboarding first', () => {
     expect(doc.info.description).toBe(OVERVIEW);
     expect(OVERVIEW).toMatch(/^## Onboarding$/m);

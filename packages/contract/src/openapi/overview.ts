@@ -8,32 +8,72 @@ it renders is \`GET /api/provider/v1/openapi.json\`.
 
 ## Onboarding
 
+Every step below links the operations it uses; each shows a real request and the service's
+real answers (and refusals) as examples.
+
 1. **Credentials.** The operator creates the location and issues its provider API key
    (${op('backoffice', 'createLocation')}, ${op('backoffice', 'issueApiKey')}). The key is
-   location-scoped: every provider call names the location by its key alone.
+   location-scoped: every provider call names the location by its key alone. To try
+   everything on your own first, ask for a sandbox location (\`sandbox: true\`): its key is a
+   test key, \`<brand>_sk_test_...\` (step 8).
 2. **Import.** The provider imports its floor plan once (${op('provider', 'importFloorPlan')})
    and stores the returned mapping from its own table ids to ours.
-3. **Publish.** The operator publishes the plan (${op('backoffice', 'publishFloorPlan')}); the
-   provider receives \`floorplan.published\` and reads the plan back
-   (${op('provider', 'getFloorPlan')}).
-4. **Write.** The provider creates reservations keyed by its own \`externalId\`
-   (${op('provider', 'createReservation')}) and sends full-body updates
+3. **Webhook endpoint.** The provider registers one https endpoint
+   (${op('webhooks', 'putWebhookEndpoint')}) and keeps the returned \`secret\`: every delivery is
+   signed with it (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`,
+   \`webhook-signature\`). ${op('webhooks', 'testWebhookEndpoint')} sends one signed
+   \`webhook.test\` now and answers what the receiver did: a receiver that passes it verifies
+   real deliveries. ${op('webhooks', 'rotateWebhookSecret')} issues a new secret; the old one keeps
+   signing beside it for 24 h.
+4. **Publish.** The operator publishes the plan (${op('backoffice', 'publishFloorPlan')}, after
+   ${op('backoffice', 'previewFloorPlanPublish')}); the provider receives \`floorplan.published\`
+   and reads the plan back (${op('provider', 'getFloorPlan')}).
+5. **Reservations and seating.** The provider creates reservations keyed by its own
+   \`externalId\` (${op('provider', 'createReservation')}) and sends full-body updates
    (${op('provider', 'updateReservation')}); the latest \`updatedAt\` wins, and a blind retry
-   answers \`stale\` without changing anything.
-5. **Seat.** A write with status \`seated\` and \`tableIds\` opens an order on the till; a taken
-   table answers \`409 table_occupied\` naming its holder in \`occupiedBy\`.
-6. **Webhooks.** The provider registers one endpoint (${op('webhooks', 'putWebhookEndpoint')})
-   and verifies every delivery with its secret (Standard Webhooks): \`floorplan.published\`,
-   \`table.occupied\`, \`table.freed\` and \`table.spend_updated\`, described under *Webhooks*
-   below. Deliveries are at least once: deduplicate on \`webhook-id\`, order on
-   \`data.locationEventSequence\`. Every attempt is listed
-   (${op('webhooks', 'listWebhookDeliveries')}) and can be redelivered.
-7. **Reconcile.** ${op('provider', 'listReservations')} returns what the service holds for a time
-   window.
+   answers \`stale\` without changing anything. A write with status \`seated\` and \`tableIds\`
+   opens an order on the till; a taken table answers \`409 table_occupied\` naming its holder in
+   \`occupiedBy\`. ${op('provider', 'listReservations')} returns what the service holds for a
+   time window.
+6. **The till.** The restaurant's staff run the order: walk-ins
+   (${op('backoffice', 'openWalkInOrder')}), items (${op('backoffice', 'addOrderItem')},
+   ${op('backoffice', 'voidOrderItem')}), discounts (${op('backoffice', 'addOrderDiscount')}),
+   payments (${op('backoffice', 'addOrderPayment')}), the course
+   (${op('backoffice', 'setOrderServiceStatus')}), a move to other tables
+   (${op('backoffice', 'moveOrder')}), and the end: paid (${op('backoffice', 'closeOrder')}) or
+   cancelled (${op('backoffice', 'voidOrder')}). ${op('backoffice', 'listOrders')} lists them.
+7. **Events.** What happens on the plan and the till reaches the endpoint as six event types,
+   described under *Webhooks* below with a signed example each:
+   - \`floorplan.published\`: a plan was published; read it again and check the stored mapping;
+   - \`table.occupied\`: an order opened on a table or moved onto it;
+   - \`table.freed\`: an order closed, was voided or moved off a table;
+   - \`table.spend_updated\`: the check of an open order changed (items, discounts, payments);
+   - \`table.status_changed\`: the till set where the table is in its meal;
+   - \`order.closed\`: an order was paid and closed, with its final check.
+
+   Deliveries are at least once: deduplicate on \`webhook-id\`, order on
+   \`data.locationEventSequence\`. A delivery the receiver does not answer with a 2xx is retried;
+   every attempt is listed (${op('webhooks', 'listWebhookDeliveries')}) and can be redelivered
+   (${op('webhooks', 'redeliverWebhook')}).
+8. **The sandbox.** With a test key the provider is its own operator: the till simulator runs
+   the operator's steps 4 and 6 on the key's sandbox location
+   (${op('sandbox', 'sandboxPublishFloorPlan')}, ${op('sandbox', 'sandboxOpenWalkInOrder')},
+   ${op('sandbox', 'sandboxAddOrderItem')}, ${op('sandbox', 'sandboxSetOrderServiceStatus')},
+   ${op('sandbox', 'sandboxCloseOrder')} and the rest of *sandbox*), so every event above can be
+   caused and received before going live. A live key gets \`403 sandbox_only\` there.
+9. **The event feed and recover.** Every event is also kept, in order and without gaps, for
+   \`EVENT_RETENTION_DAYS\`: a receiver that was down reads what it missed
+   (${op('recovery', 'listEvents')} from the last sequence it applied), or rebuilds from the
+   table-state snapshot (${op('recovery', 'getTableState')}, then the feed from its
+   \`asOfSequence\`), or has the missed events delivered again
+   (${op('recovery', 'recoverWebhooks')}, after a sequence or an instant). Events already pruned
+   answer \`410 events_expired\`: rebuild from the snapshot.
 
 ## Rules every call shares
 
 Every error has the same envelope; clients branch on error.code only and fall back on the HTTP
 status class for a code they do not know. An unknown route answers 404 and a known route with
 another method 405, both not_found. Request bodies are closed: unknown properties are refused
-(422), except posOrderId in a reservation.`;
+(422), except posOrderId in a reservation. A date-time in a request is ISO 8601 with an offset,
+seconds optional (\`2026-12-01T19:00+01:00\`): the format \`iso8601-date-time\` with its pattern,
+not RFC 3339 \`date-time\`; responses render UTC with milliseconds.`;

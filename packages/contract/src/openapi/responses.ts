@@ -53,11 +53,18 @@ export function responseHeaders(status: number, rateLimited = false): Record<str
 }
 
 /** An error response: the envelope, with the codes this endpoint gives at this status. */
-export function errorResponse(status: ErrorStatus, description: string, rateLimited = false) {
+export function errorResponse(
+  status: ErrorStatus,
+  description: string,
+  rateLimited = false,
+  examples?: Record<string, unknown>,
+) {
   return {
     description,
     headers: responseHeaders(status, rateLimited),
-    content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } },
+    content: {
+      'application/json': { schema: schemaRef('ErrorEnvelope'), ...(examples ? { examples } : {}) },
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ComponentName } from '../schemas/components';
+import { EXAMPLES, type WebhookExample } from './examples';
 import { webhookHeaderParameters } from './responses';
 import { schemaRef } from './schema-refs';
 
@@ -60,10 +61,12 @@ export function webhookOperations(): Record<string, unknown> {
           description: event.description ?? AT_LEAST_ONCE,
           // Not an HTTP auth scheme: the receiver checks the webhook-signature header below.
           security: [],
-          parameters: webhookHeaderParameters,
+          parameters: withExamples(event.type),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: schemaRef(event.schema) } },
+            content: {
+              'application/json': { schema: schemaRef(event.schema), examples: bodyExample(event.type) },
+            },
           },
           responses: {
             '2XX': { description: 'received; any 2xx within the timeout (default 10 s) ends the delivery' },
@@ -76,3 +79,35 @@ export function webhookOperations(): Record<string, unknown> {
     ]),
   );
 }
+
+/** A delivery of this type as recorded: the body, and headers signed over it with the endpoint's secret. */
+function recorded(type: string) {
+  const example = EXAMPLES.webhooks[type];
+  if (!example) throw new Error(`no recorded example of the ${type} webhook`);
+  return example;
+}
+
+function bodyExample(type: string) {
+  const { headers, body } = recorded(type);
+  const sent = Object.entries(headers)
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ');
+  return {
+    [type]: {
+      summary: `a ${type} delivery`,
+      description:
+        `Sent with ${sent}. The signature is over this body as compact JSON (no spaces), with the ` +
+        'secret of the webhook endpoint example: check your verifier against it.',
+      value: body,
+    },
+  };
+}
+
+/** The Standard Webhooks headers with the values of the recorded delivery. */
+const withExamples = (type: string) =>
+  webhookHeaderParameters.map((parameter) => ({
+    ...parameter,
+    examples: {
+      [type]: { value: recorded(type).headers[parameter.name as keyof WebhookExample['headers']] },
+    },
+  }));

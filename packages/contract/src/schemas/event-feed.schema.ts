@@ -95,10 +95,7 @@ export const recoverRequestSchema = {
   ...closedObject(
     {
       afterSequence: position('queue the events strictly after this locationEventSequence'),
-      since: {
-        ...dateTime(),
-        description: 'queue the events whose timestamp is strictly after this instant',
-      },
+      since: dateTime('queue the events whose timestamp is strictly after this instant'),
     } as const,
     [],
   ),

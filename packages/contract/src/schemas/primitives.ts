@@ -27,13 +27,55 @@ export const nullableInt = <Min extends number, Max extends number>(minimum: Min
   ({ type: ['integer', 'null'], minimum, maximum, default: null }) as const;
 
 /**
- * ISO 8601 with a mandatory offset; seconds and fraction optional; calendar-valid. The
- * `date-time` format is registered with the domain's `Instant.parse`, not RFC 3339's.
+ * The name of the date-time format requests take (decision 0002): ISO 8601 with a mandatory
+ * offset, seconds and fraction optional, calendar-valid. Not RFC 3339's `date-time`, which
+ * requires seconds: a client or gateway enforcing that would refuse `2026-12-01T19:00+01:00`,
+ * which the service accepts. ajv registers it with the domain's `Instant.parse`.
  */
-export const dateTime = () => ({ type: 'string', format: 'date-time' }) as const;
+export const DATE_TIME_INPUT_FORMAT = 'iso8601-date-time';
+
+const YEAR = '(?:[0-9]{3}[1-9]|[0-9]{2}[1-9]0|[0-9][1-9]00|[1-9]000)';
+/** Years divisible by 4 but not by 100, or by 400 (0000 is no year of the contract). */
+const LEAP_YEAR = '(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+const MONTH_AND_DAY =
+  '(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))';
+const TIME = '(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]+)?)?';
+const OFFSET = '(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])';
+
+/**
+ * `iso8601-date-time` as a regular expression any JSON Schema tool can check: the syntax and
+ * the calendar of `Instant.parse` exactly (leap years included), without look-arounds or
+ * `\d`, so it means the same in every regex dialect. The one rule it leaves to the format is
+ * the range: an instant that the offset carries before 0001-01-01T00:00Z or after year 9999
+ * matches but is refused (packages/contract/src/validation/date-time-pattern.spec.ts).
+ */
+export const DATE_TIME_INPUT_PATTERN = `^(?:${YEAR}-${MONTH_AND_DAY}|${LEAP_YEAR}-02-29)T${TIME}${OFFSET}$`;
+
+const DATE_TIME_INPUT =
+  'ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 ' +
+  '`date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the ' +
+  'years 0001-9999.';
+
+/**
+ * A date-time a request sends (docs/reference/limits-and-formats.md#date-times): the named
+ * format, the pattern and a description saying both, after the field's own `description`.
+ */
+export const dateTime = (description?: string) =>
+  ({
+    type: 'string',
+    format: DATE_TIME_INPUT_FORMAT,
+    pattern: DATE_TIME_INPUT_PATTERN,
+    description: description === undefined ? DATE_TIME_INPUT : `${description}. ${DATE_TIME_INPUT}`,
+  }) as const;
 
 export const nullableDateTime = () =>
-  ({ type: ['string', 'null'], format: 'date-time', default: null }) as const;
+  ({
+    type: ['string', 'null'],
+    format: DATE_TIME_INPUT_FORMAT,
+    pattern: DATE_TIME_INPUT_PATTERN,
+    description: DATE_TIME_INPUT,
+    default: null,
+  }) as const;
 
 /**
  * How responses and webhooks render every instant: UTC, `Z`, milliseconds

@@ -7,8 +7,8 @@ export const cursorSchema = { ...atLeast(1), maxLength: 512 } as const;
 /** Query parameters arrive as strings; `limit` is coerced to an integer before validation. */
 export const reservationListQuerySchema = closedObject(
   {
-    from: { ...dateTime(), description: 'inclusive lower bound of startsAt' },
-    to: { ...dateTime(), description: 'exclusive upper bound of startsAt; at most 31 days after from' },
+    from: dateTime('inclusive lower bound of startsAt'),
+    to: dateTime('exclusive upper bound of startsAt; at most 31 days after from'),
     limit: { ...int(1, 500), default: 100 },
     cursor: cursorSchema,
   } as const,

@@ -1,5 +1,6 @@
 import type { ValidationDetail } from '@pis/domain';
 import type { ErrorObject } from 'ajv';
+import { DATE_TIME_INPUT_FORMAT, DATE_TIME_INPUT_PATTERN } from '../schemas/primitives';
 
 /** RFC 6901: `~` and `/` inside a reference token. */
 export const pointerToken = (name: string | number): string =>
@@ -52,7 +53,10 @@ function toDetail(e: ErrorObject): ValidationDetail {
     case 'minProperties':
       return { path: at, message: 'must name at least one property' };
     case 'pattern':
-      return { path: at, message: `must match ${String(p.pattern)}` };
+      // The date-time pattern restates the format: one message for both.
+      return p.pattern === DATE_TIME_INPUT_PATTERN
+        ? { path: at, message: DATE_TIME_MESSAGE }
+        : { path: at, message: `must match ${String(p.pattern)}` };
     default:
       return { path: at, message: e.message ?? `fails ${e.keyword}` };
   }
@@ -67,9 +71,12 @@ function typeWords(type: unknown): string {
   return words.join(' or ');
 }
 
+const DATE_TIME_MESSAGE =
+  'must be an ISO 8601 date-time with an offset, e.g. 2026-11-21T19:00:00Z or 2026-11-21T20:00+01:00';
+
 function formatMessage(format: string): string {
-  return format === 'date-time'
-    ? 'must be an ISO 8601 date-time with an offset, e.g. 2026-11-21T19:00:00Z or 2026-11-21T20:00+01:00'
+  return format === 'date-time' || format === DATE_TIME_INPUT_FORMAT
+    ? DATE_TIME_MESSAGE
     : `must be a valid ${format}`;
 }
 

@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { componentSchemas, type ComponentName, type QueryName } from '../schemas/components';
+import { DATE_TIME_INPUT_FORMAT } from '../schemas/primitives';
 import type * as W from '../wire-types';
 import { invalid, valid, type Checked } from './checked';
 import { toDetails } from './error-details';
@@ -38,7 +39,7 @@ export function createAjv(): Ajv2020 {
     strict: true,
     useDefaults: false,
     coerceTypes: false,
-    formats: { 'date-time': dateTimeFormat },
+    formats: { 'date-time': dateTimeFormat, [DATE_TIME_INPUT_FORMAT]: dateTimeFormat },
   });
 }
 

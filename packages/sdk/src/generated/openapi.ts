@@ -974,10 +974,14 @@ export interface components {
       /** @default null */
       partyName?: string | null;
       covers: number;
-      /** Format: date-time */
+      /**
+       * Format: iso8601-date-time
+       * @description ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
+       */
       startsAt: string;
       /**
-       * Format: date-time
+       * Format: iso8601-date-time
+       * @description ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
        * @default null
        */
       endsAt?: string | null;
@@ -989,7 +993,10 @@ export interface components {
       prepayment?: components['schemas']['PrepaymentRequest'];
       /** @default null */
       posOrderId?: string | null;
-      /** Format: date-time */
+      /**
+       * Format: iso8601-date-time
+       * @description ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
+       */
       updatedAt: string;
     };
     /** @default null */
@@ -1013,7 +1020,8 @@ export interface components {
       /** @default [] */
       tags?: string[];
       /**
-       * Format: date-time
+       * Format: iso8601-date-time
+       * @description ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
        * @default null
        */
       memberSince?: string | null;
@@ -1025,7 +1033,10 @@ export interface components {
       recentVisits?: components['schemas']['RecentVisitRequest'][];
     } | null;
     RecentVisitRequest: {
-      /** Format: date-time */
+      /**
+       * Format: iso8601-date-time
+       * @description ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
+       */
       occurredAt: string;
       /** @default null */
       tableLabel?: string | null;
@@ -1713,8 +1724,8 @@ export interface components {
       /** @description queue the events strictly after this locationEventSequence */
       afterSequence?: number;
       /**
-       * Format: date-time
-       * @description queue the events whose timestamp is strictly after this instant
+       * Format: iso8601-date-time
+       * @description queue the events whose timestamp is strictly after this instant. ISO 8601 with a mandatory offset, seconds optional (format `iso8601-date-time`, not RFC 3339 `date-time`), e.g. `2026-12-01T19:00+01:00`; the date must exist and the instant lie in the years 0001-9999.
        */
       since?: string;
     };

@@ -8,7 +8,7 @@
  * to say, not for this file (a duplicated tag, for one, is still valid).
  */
 import fc from 'fast-check';
-import { typesOf, validOf, type Path, type Schema } from './fuzz-schema';
+import { isDateTime, typesOf, validOf, type Path, type Schema } from './fuzz-schema';
 
 export const MUTATION_KINDS = [
   'drop-required',
@@ -278,7 +278,7 @@ function mutate(
       return at(node, JSON.stringify(bad).slice(0, 60), () => bad);
     }
     case 'invalid-date-time': {
-      const node = choose(nodes.filter((n) => n.schema.format === 'date-time'));
+      const node = choose(nodes.filter((n) => isDateTime(n.schema)));
       if (!node) return null;
       const bad = INVALID_DATE_TIMES[aux % INVALID_DATE_TIMES.length]!;
       return at(node, JSON.stringify(bad), () => bad);

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries from the contract's JSON Schemas, for the subset of JSON Schema the
  * contract uses (type with null, enum, min/maxLength, minimum/maximum/exclusiveMinimum,
- * pattern, format date-time, items/minItems/maxItems/uniqueItems, closed objects with
+ * pattern, the date-time formats, items/minItems/maxItems/uniqueItems, closed objects with
  * required and minProperties). No library fits: the one that maps JSON Schema to fast-check
  * is pre-1.0 and built on fast-check 1, and `date-time` here is the contract's own format
  * (offset required, seconds optional, any fraction digits), not RFC 3339's.
@@ -12,6 +12,7 @@
  * often enough to test what an accepted write stores.
  */
 import fc from 'fast-check';
+import { DATE_TIME_INPUT_FORMAT } from '@pis/contract';
 
 export interface Schema {
   type?: string | readonly string[];
@@ -93,6 +94,10 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 const leap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const daysIn = (year: number, month: number) =>
   month === 2 ? (leap(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/** A date-time a request sends (`iso8601-date-time`) or a response renders (`date-time`). */
+export const isDateTime = (schema: Schema): boolean =>
+  schema.format === DATE_TIME_INPUT_FORMAT || schema.format === 'date-time';
 
 /**
  * A date-time the contract accepts: offset `Z` or `±hh:mm` (up to ±23:59), seconds optional,
@@ -177,7 +182,7 @@ export function validOf(
     );
   switch (concrete[0]) {
     case 'string':
-      if (schema.format === 'date-time') return dateTimeText;
+      if (isDateTime(schema)) return dateTimeText;
       if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern));
       return textOf(schema.minLength ?? 0, schema.maxLength ?? Math.max(schema.minLength ?? 0, 40));
     case 'integer':
