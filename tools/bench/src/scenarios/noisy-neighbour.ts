@@ -99,7 +99,7 @@ export async function noisyNeighbour(
       },
       timeline: buckets(beside.value),
       notes: [
-        'Target (issue 14, decision 0081): the p99 beside the hanging endpoint stays under twice the p99 alone.',
+        'Target (decision 0081): the p99 beside the hanging endpoint stays under twice the p99 alone.',
       ],
       baselines: {},
     };
