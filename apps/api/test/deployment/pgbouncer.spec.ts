@@ -16,6 +16,11 @@ import { P, UTC_MILLIS } from '../support/wire';
 
 jest.setTimeout(240_000);
 
+/**
+ * The probe's name. PgBouncer sets it on the server connection the probe borrows; without
+ * one, that connection would keep its last client's name (`pis-worker`, say) beside the
+ * probe's LISTEN.
+ */
 const PROBE = 'pis-test-probe';
 
 /**
@@ -193,5 +198,5 @@ describe('API and worker through PgBouncer (transaction pooling)', () => {
   }
 });
 
-/** The test's own sessions: its DataSource's pools and its probe. */
-const TEST_SESSIONS = new Set(['pis', PROBE]);
+/** The test's own direct sessions: the test database's pools and its (idle) listener. */
+const TEST_SESSIONS = new Set(['pis', 'pis-test-listener']);
