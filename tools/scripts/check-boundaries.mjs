@@ -5,7 +5,7 @@
 //   import test tools. Proven by packages/domain/test/purity.spec.ts.
 // - The repository stands alone: no file (tracked, or new and not ignored; `.ci/` and
 //   node_modules aside) names a path into a `shared` folder that is not part of the
-//   repository, such as the brief this project was built from, which a clone does not have.
+//   repository, such as notes kept beside a working copy, which a clone does not have.
 //   The domain's own `shared` modules are fine: their paths resolve inside the repository.
 //   Proven by packages/domain/test/standalone-repository.spec.ts.
 //

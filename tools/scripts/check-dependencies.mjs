@@ -1,8 +1,10 @@
 // The map of the hexagon, checked by `pnpm lint`: which workspace packages each package may
-// depend on, and that a package's sources import only what it declares in `dependencies`.
-// Adapters depend on the domain (and the wire contract), never on each other; only the apps
-// know every package. A devDependency serves tests only: importing one from `src` would
-// work in the workspace and break for anyone who installs the package.
+// depend on, that a package's sources import only what it declares in `dependencies`, and
+// that everything it declares there is used. Adapters depend on the domain (and the wire
+// contract), never on each other; only the apps know every package. A devDependency serves
+// tests only: importing one from `src` would work in the workspace and break for anyone who
+// installs the package. A dependency nothing imports is weight every install carries, and
+// one only tests import belongs in `devDependencies`.
 //
 // Usage: node tools/scripts/check-dependencies.mjs [repoDir]
 // Exit 0 with one summary line; exit 1 naming every offence on stderr.
@@ -43,6 +45,35 @@ function sourceFiles(dir) {
     if (statSync(full).isDirectory()) return sourceFiles(full);
     return SOURCE.test(name) && !TEST.test(name) && !name.endsWith('.d.ts') ? [full] : [];
   });
+}
+
+/**
+ * Every script of a package (its `src`, and files beside it such as a bundling script), as
+ * `shipped` or `tests`: a `test` folder or a `*.spec.*` file is a test.
+ */
+function packageFiles(dir, underTest = false) {
+  const found = { shipped: [], tests: [] };
+  if (!existsSync(dir)) return found;
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    if (statSync(full).isDirectory()) {
+      const inner = packageFiles(full, underTest || name === 'test');
+      found.shipped.push(...inner.shipped);
+      found.tests.push(...inner.tests);
+    } else if (SOURCE.test(name) && !name.endsWith('.d.ts')) {
+      (underTest || TEST.test(name) ? found.tests : found.shipped).push(full);
+    }
+  }
+  return found;
+}
+
+/** The packages `file` imports (type-only imports included), by package name. */
+function importedPackages(file) {
+  const text = withoutComments(readFileSync(file, 'utf8'));
+  return IMPORTS.flatMap((re) => [...text.matchAll(re)].map((m) => m[2]))
+    .filter((spec) => SPECIFIER.test(spec))
+    .map(packageOf);
 }
 
 /** Comments say things like "tells A from 'B'"; only code imports. (A `//` inside a string ends a line early, which no import needs.) */
@@ -91,6 +122,24 @@ export function checkDependencies(repo, rel) {
       }
     }
   }
+  problems.push(...unusedDependencies(dir, rel, manifest));
+  return problems;
+}
+
+/** Every name of `dependencies` that no shipped file of the package imports. */
+function unusedDependencies(dir, rel, manifest) {
+  const files = packageFiles(dir);
+  const shipped = new Set(files.shipped.flatMap(importedPackages));
+  const tested = new Set(files.tests.flatMap(importedPackages));
+  const problems = [];
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    if (shipped.has(name)) continue;
+    problems.push(
+      tested.has(name)
+        ? `${rel}/package.json: only tests import ${name}; move it to devDependencies`
+        : `${rel}/package.json: depends on ${name}, which no source of ${rel} imports`,
+    );
+  }
   return problems;
 }
 
@@ -113,6 +162,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     process.exit(1);
   }
   console.log(
-    `dependencies: ${packages.length} packages import only what they declare, adapters only the domain and the contract`,
+    `dependencies: ${packages.length} packages import only what they declare and use all of it, adapters only the domain and the contract`,
   );
 }

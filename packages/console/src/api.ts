@@ -1,3 +1,4 @@
+import { ProviderApiError } from '@pis/sdk';
 import createClient from 'openapi-fetch';
 import type {
   BackofficePaths,
@@ -8,27 +9,12 @@ import type {
   WorkingPlan,
 } from './types';
 
-/** An answer other than the documented success: the error envelope's code and message. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 type Answer<T> = { data?: T; error?: unknown; response: Response };
 
+/** The answer's data, or the SDK's error for an answer other than the documented success. */
 function unwrap<T>({ data, error, response }: Answer<T>): T {
   if (data !== undefined && response.ok) return data;
-  const envelope = (error as { error?: { code?: string; message?: string } } | undefined)?.error;
-  throw new ApiError(
-    response.status,
-    envelope?.code ?? 'internal_error',
-    envelope?.message ?? `the service answered ${response.status}`,
-  );
+  throw ProviderApiError.fromResponse(response, error);
 }
 
 export type Backoffice = ReturnType<typeof backoffice>;

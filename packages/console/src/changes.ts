@@ -1,3 +1,4 @@
+import { TABLE_GEOMETRY } from '@pis/domain';
 import type { FloorPlanChanges, PublishedFloorPlan, PublishedTable, WorkingPlan } from './types';
 
 export type ChangeKind = 'added' | 'deactivated' | 'reactivated' | 'relabelled' | 'updated';
@@ -29,19 +30,9 @@ export const changeCount = (changes: FloorPlanChanges): number =>
   changes.relabelled.length +
   changes.updated.length;
 
-const COMPARED: (keyof PublishedTable)[] = [
-  'shape',
-  'seatCount',
-  'minCovers',
-  'maxCovers',
-  'x',
-  'y',
-  'rotation',
-];
-
-/** For an updated table, each field that differs: "x 100 → 500". */
+/** For an updated table, each field of its geometry that differs: "x 100 → 500". */
 export function fieldChanges(before: PublishedTable, after: PublishedTable): string[] {
-  return COMPARED.filter((field) => before[field] !== after[field]).map(
+  return TABLE_GEOMETRY.filter((field) => before[field] !== after[field]).map(
     (field) => `${field} ${String(before[field])} → ${String(after[field])}`,
   );
 }

@@ -1,4 +1,5 @@
-import { ApiError, backoffice, type Backoffice } from './api';
+import { ProviderApiError } from '@pis/sdk';
+import { backoffice, type Backoffice } from './api';
 import { h, when } from './dom';
 import type { PlanSide } from './plan-view';
 import {
@@ -163,9 +164,9 @@ export class ConsoleApp {
       return generation === this.generation ? value : undefined;
     } catch (error) {
       if (generation !== this.generation) return undefined;
-      if (error instanceof ApiError && error.status === 401) {
+      if (error instanceof ProviderApiError && error.status === 401) {
         this.signOut('The backoffice token was refused: enter it again.', 'error');
-      } else if (error instanceof ApiError && error.status === 404 && notFound === 'location') {
+      } else if (error instanceof ProviderApiError && error.status === 404 && notFound === 'location') {
         this.generation += 1;
         this.say(`There is no location ${locationId}.`, 'error');
       } else {

@@ -11,8 +11,7 @@ export function ordersByTable(orders: readonly Order[]): Map<string, Order> {
   return byTable;
 }
 
-/** What the plan shows on an occupied table: covers, and the check's total when sent, else the spend. */
+/** What the plan shows on an occupied table: covers and the check's total. */
 export function occupancyBadge(order: Order): string {
-  const amount = order.check ? order.check.totalMinor : order.spendMinor;
-  return `${order.covers} cov · ${formatMinor(amount, order.currency)}`;
+  return `${order.covers} cov · ${formatMinor(order.check.totalMinor, order.currency)}`;
 }

@@ -43,8 +43,7 @@ export function changesPanel(working: WorkingPlan, preview: PublishPreview): HTM
 export function ordersPanel(orders: readonly Order[], working: WorkingPlan): HTMLElement {
   if (orders.length === 0) return h('p', { class: 'empty' }, 'No open orders: every table is free.');
   const tables = tablesById(working);
-  const money = (order: Order, minor: number | undefined) =>
-    minor === undefined ? '' : formatMinor(minor, order.currency);
+  const money = (order: Order, minor: number) => formatMinor(minor, order.currency);
   return h(
     'table',
     { class: 'orders' },
@@ -71,8 +70,8 @@ export function ordersPanel(orders: readonly Order[], working: WorkingPlan): HTM
           h('td', {}, order.reservationExternalId ?? 'walk-in'),
           h('td', { title: when(order.openedAt) }, timeOf(order.openedAt)),
           h('td', { class: 'number', 'data-field': 'spend' }, money(order, order.spendMinor)),
-          h('td', { class: 'number', 'data-field': 'total' }, money(order, order.check?.totalMinor)),
-          h('td', { class: 'number', 'data-field': 'balance' }, money(order, order.check?.balanceMinor)),
+          h('td', { class: 'number', 'data-field': 'total' }, money(order, order.check.totalMinor)),
+          h('td', { class: 'number', 'data-field': 'balance' }, money(order, order.check.balanceMinor)),
         ),
       ),
     ),

@@ -15,12 +15,4 @@ export type Delivery = Schemas['Delivery'];
 export type DeliveryStatus = Delivery['status'];
 export type DeliveryPage = Schemas['DeliveryListResponse'];
 export type ErrorEnvelope = Schemas['ErrorEnvelope'];
-
-/** The parts of an order's check the console shows, when the API sends one. */
-export interface CheckSummary {
-  totalMinor: number;
-  balanceMinor: number;
-}
-
-/** An order; `check` is read when present (the till's check), `spendMinor` always. */
-export type Order = Schemas['Order'] & { check?: CheckSummary | null };
+export type Order = Schemas['Order'];

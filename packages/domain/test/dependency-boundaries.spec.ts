@@ -89,7 +89,7 @@ describe('Dependency boundaries (tools/scripts/check-dependencies.mjs)', () => {
   it('When a source imports only types from a devDependency, then that is allowed (types vanish at build time)', () => {
     const repo = fakeRepo(
       webhooks(
-        { '@pis/domain': '*' },
+        {},
         `import type { Database } from '@pis/persistence';\nexport type { Sql } from '@pis/persistence';\n`,
       ),
     );
@@ -99,10 +99,71 @@ describe('Dependency boundaries (tools/scripts/check-dependencies.mjs)', () => {
 
   it('When a test file imports a devDependency, then that is allowed', () => {
     const repo = fakeRepo({
-      ...webhooks({ '@pis/domain': '*' }, `export {};\n`),
+      ...webhooks({}, `export {};\n`),
       'packages/webhooks/src/thing.spec.ts': `import { Database } from '@pis/persistence';\n`,
     });
 
     expect(check(repo).status).toBe(0);
+  });
+
+  it('When a package declares a dependency that no source imports, then the check names the package and the dependency', () => {
+    const repo = fakeRepo(
+      webhooks({ '@pis/domain': '*', bullmq: '*' }, `import { ok } from '@pis/domain';\n`),
+    );
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'packages/webhooks/package.json: depends on bullmq, which no source of packages/webhooks imports',
+    );
+  });
+
+  it('When only tests import a dependency, then the check asks for it in devDependencies', () => {
+    const repo = fakeRepo({
+      ...webhooks({ '@pis/domain': '*', pg: '*' }, `import { ok } from '@pis/domain';\n`),
+      'packages/webhooks/test/db.ts': `import { Client } from 'pg';\n`,
+      'packages/webhooks/src/x.spec.ts': `import { Pool } from 'pg';\n`,
+    });
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'packages/webhooks/package.json: only tests import pg; move it to devDependencies',
+    );
+  });
+
+  it('When a dependency is used by a script beside src, by a lazy require or by types only, then it counts as used', () => {
+    const repo = fakeRepo({
+      ...webhooks(
+        { '@pis/domain': '*', esbuild: '*', 'pino-pretty': '*', ioredis: '*' },
+        [
+          `import type { Redis } from 'ioredis';`,
+          `const { build } = require('pino-pretty') as typeof import('pino-pretty');`,
+          `export { ok } from '@pis/domain';`,
+        ].join('\n'),
+      ),
+      'packages/webhooks/bundle.cjs': `const { build } = require('esbuild');\n`,
+    });
+
+    const result = check(repo);
+
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('When a dependency is named only in a comment, then it is not used', () => {
+    const repo = fakeRepo(
+      webhooks(
+        { '@pis/domain': '*', bullmq: '*' },
+        `export { ok } from '@pis/domain';\n// import { Queue } from 'bullmq';\n`,
+      ),
+    );
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('depends on bullmq, which no source of packages/webhooks imports');
   });
 });

@@ -27,8 +27,8 @@ function git(cwd: string, ...args: string[]) {
 const temps: string[] = [];
 
 /**
- * A throwaway git repository with the brief beside it, as a clone on CI has it: paths into
- * the brief resolve on disk, and must still be refused. `tracked` files are added to the
+ * A throwaway git repository with outside notes beside it, as a clone on CI may have them:
+ * paths into those notes resolve on disk, and must still be refused. `tracked` files are added to the
  * index, `untracked` ones are left new.
  */
 function fakeRepository(tracked: Record<string, string>, untracked: Record<string, string> = {}) {
@@ -39,7 +39,7 @@ function fakeRepository(tracked: Record<string, string>, untracked: Record<strin
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   };
-  write(join(parent, SHARED, 'spec', 'decisions.md'), '# the brief\n');
+  write(join(parent, SHARED, 'spec', 'decisions.md'), '# outside notes\n');
   write(join(parent, SHARED, 'design', 'architecture.md'), '# the design\n');
   mkdirSync(repo);
   git(repo, 'init', '--quiet');
@@ -65,7 +65,7 @@ describe('the repository stands alone', () => {
 });
 
 describe('the standalone check really fails', () => {
-  it('When the README points at the brief beside the clone, then the checker fails naming the file, the line and the path', () => {
+  it('When the README points at notes beside the clone, then the checker fails naming the file, the line and the path', () => {
     const repo = fakeRepository({
       'README.md': `# Service\n\nThe contract is \`${up(1, 'spec', 'decisions.md')}\`.\n`,
     });
@@ -84,7 +84,7 @@ describe('the standalone check really fails', () => {
     ['a path without dots', 'notes.md', `Read ${SHARED}/spec/decisions.md first.\n`],
     ['the design folder', 'docs/arch.md', `Layers as in ${up(2, 'design', 'architecture.md')}.\n`],
     ['an absolute path', 'tools/x.mjs', `// cf. /work/${SHARED}/spec/decisions.md\n`],
-    ['the bare folder', 'CONTRIBUTING.md', `The brief lives in ${up(1)} beside the clone.\n`],
+    ['the bare folder', 'CONTRIBUTING.md', `The notes live in ${up(1)} beside the clone.\n`],
     [
       'an import of a module that is not there',
       'packages/a/src/b.ts',

@@ -17,6 +17,13 @@ import { P, UTC_MILLIS } from '../support/wire';
 jest.setTimeout(240_000);
 
 /**
+ * The probe's name. PgBouncer sets it on the server connection the probe borrows; without
+ * one, that connection would keep its last client's name (`pis-worker`, say) beside the
+ * probe's LISTEN.
+ */
+const PROBE = 'pis-test-probe';
+
+/**
  * README, Operate: the API and the worker deployment through a stock PgBouncer in
  * transaction pooling mode (no startup options, no named prepared statements), with
  * DATABASE_DIRECT_URL for LISTEN and the migrations. The database's sessions run in a
@@ -55,7 +62,7 @@ describe('API and worker through PgBouncer (transaction pooling)', () => {
   });
 
   it('When the database is reached through PgBouncer, then its sessions are pooled per transaction and run in a TimeZone other than UTC', async () => {
-    const client = new Client({ connectionString: bouncer.pooled(db.url) });
+    const client = new Client({ connectionString: bouncer.pooled(db.url), application_name: PROBE });
     await client.connect();
     const [zone] = (await client.query('SHOW TimeZone')).rows;
     const refused = await client.query('LISTEN pis_probe').then(
@@ -157,14 +164,39 @@ describe('API and worker through PgBouncer (transaction pooling)', () => {
     const name = new URL(db.url).pathname.slice(1);
     const stats = await bouncer.admin<{ database: string; total_xact_count: string }>('SHOW STATS');
     const clients = await bouncer.admin<{ database: string; application_name: string }>('SHOW CLIENTS');
-    const listeners = (await db.dataSource.query(
-      `SELECT application_name FROM pg_stat_activity
-        WHERE datname = current_database() AND query LIKE 'LISTEN %' ORDER BY application_name`,
-    )) as { application_name: string }[];
+    const direct = await directSessions();
 
     expect(Number(stats.find((s) => s.database === name)?.total_xact_count)).toBeGreaterThan(20);
     const pooled = new Set(clients.filter((c) => c.database === name).map((c) => c.application_name));
     expect(pooled).toEqual(new Set(['pis-api', 'pis-worker']));
-    expect(listeners.map((l) => l.application_name)).toEqual(['pis-api-listener', 'pis-worker-listener']);
+    expect(direct).toEqual([
+      { application_name: 'pis-api-listener', listening: true },
+      { application_name: 'pis-worker-listener', listening: true },
+    ]);
   });
+
+  /**
+   * The database's sessions that reach it around PgBouncer, the test's own left out. A session
+   * is told apart by its backend, never by its name or its last statement: PgBouncer's server
+   * connections carry their last client's `application_name`, and one may last have run
+   * another client's statement (the probe's LISTEN above). Its server list is read before and
+   * after the sessions, so a server connection opened or closed meanwhile counts as pooled.
+   */
+  async function directSessions(): Promise<{ application_name: string; listening: boolean }[]> {
+    const remotePids = async () =>
+      (await bouncer.admin<{ remote_pid: string }>('SHOW SERVERS')).map((s) => Number(s.remote_pid));
+    const before = await remotePids();
+    const sessions = (await db.dataSource.query(
+      `SELECT pid, application_name, query LIKE 'LISTEN %' AS listening FROM pg_stat_activity
+        WHERE datname = current_database() AND backend_type = 'client backend'
+        ORDER BY application_name`,
+    )) as { pid: number; application_name: string; listening: boolean }[];
+    const servers = new Set([...before, ...(await remotePids())]);
+    return sessions
+      .filter((s) => !servers.has(s.pid) && !TEST_SESSIONS.has(s.application_name))
+      .map(({ application_name, listening }) => ({ application_name, listening }));
+  }
 });
+
+/** The test's own direct sessions: the test database's pools and its (idle) listener. */
+const TEST_SESSIONS = new Set(['pis', 'pis-test-listener']);

@@ -7,9 +7,6 @@ export function toInstant(text: string): Instant {
   return instant;
 }
 
-export const toNullableInstant = (text: string | null | undefined): Instant | null =>
-  text === null || text === undefined ? null : toInstant(text);
-
 export const toNullableIso = (instant: Instant | null): string | null =>
   instant === null ? null : instant.toIso();
 

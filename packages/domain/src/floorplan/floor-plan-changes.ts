@@ -24,7 +24,11 @@ export interface ComparablePlan {
   rooms: { id: string; tables: PublishedTable[] }[];
 }
 
-const GEOMETRY: (keyof PublishedTable)[] = [
+/**
+ * A table's fields besides its label and active flag: a change to one of them (or to the
+ * table's room) makes the table `updated`.
+ */
+export const TABLE_GEOMETRY = [
   'shape',
   'seatCount',
   'minCovers',
@@ -32,7 +36,7 @@ const GEOMETRY: (keyof PublishedTable)[] = [
   'x',
   'y',
   'rotation',
-];
+] as const satisfies readonly (keyof PublishedTable)[];
 
 /**
  * The changes from `previous` (null before the first publish: every table is added) to
@@ -63,7 +67,7 @@ export function floorPlanChanges(previous: ComparablePlan | null, next: Comparab
       if (old.table.label !== table.label) {
         changes.relabelled.push({ tableId: table.id, from: old.table.label, to: table.label });
       }
-      if (old.roomId !== room.id || GEOMETRY.some((field) => old.table[field] !== table[field])) {
+      if (old.roomId !== room.id || TABLE_GEOMETRY.some((field) => old.table[field] !== table[field])) {
         changes.updated.push(table.id);
       }
     }

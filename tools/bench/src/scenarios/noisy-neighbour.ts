@@ -98,9 +98,7 @@ export async function noisyNeighbour(
         'attempts the hanging endpoint received': stuck.received.size + stuck.duplicates,
       },
       timeline: buckets(beside.value),
-      notes: [
-        'Target (issue 14, decision 0081): the p99 beside the hanging endpoint stays under twice the p99 alone.',
-      ],
+      notes: ['Target (decision 0081): the p99 beside the hanging endpoint stays under twice the p99 alone.'],
       baselines: {},
     };
   } finally {
