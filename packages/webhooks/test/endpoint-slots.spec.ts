@@ -47,7 +47,13 @@ describe('EndpointSlots', () => {
 
     expect(take(slots, 'a', 20)).toBe(16);
     expect(slots.tryTake('b', T0)).toBe(true);
-    expect(slots.saturated(T0)).toEqual(['a']);
+    expect(slots.room(T0)).toEqual({
+      endpoints: new Map([
+        ['a', 0],
+        ['b', 15],
+      ]),
+      otherwise: 16,
+    });
   });
 
   it('When an endpoint keeps up, then a burst to it may use every slot', () => {
@@ -56,7 +62,7 @@ describe('EndpointSlots', () => {
     slots.release('a', T0, { healthy: true }, T0 + 1);
 
     expect(take(slots, 'a', 40, T0 + 1)).toBe(17);
-    expect(slots.saturated(T0 + 1)).toEqual(['a']);
+    expect(slots.room(T0 + 1).endpoints).toEqual(new Map([['a', 0]]));
   });
 
   it('When an endpoint that keeps up goes idle, then it is forgotten: its next burst starts at half until an attempt of it succeeds', () => {
@@ -86,7 +92,7 @@ describe('EndpointSlots', () => {
     expect(slots.isStruggling('a', T0 + SLOW_MS)).toBe(false);
     expect(slots.isStruggling('a', T0 + SLOW_MS + 1)).toBe(true);
     expect(take(slots, 'a', 10, T0 + SLOW_MS + 1)).toBe(3);
-    expect(slots.saturated(T0 + SLOW_MS + 1)).toEqual(['a']);
+    expect(slots.room(T0 + SLOW_MS + 1).endpoints).toEqual(new Map([['a', 0]]));
   });
 
   it('When a slot is given back, then the ticket it was taken with is the one that ends (the oldest still in flight stays)', () => {

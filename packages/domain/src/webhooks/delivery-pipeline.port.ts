@@ -46,6 +46,16 @@ export type ClaimById =
   | { kind: 'nothing-to-do'; why: 'gone' | 'settled' | 'superseded' };
 
 /**
+ * How many more attempts each endpoint may start in the claiming process (its free slots):
+ * `endpoints` gives some endpoints a room of their own (0: none now); every other endpoint
+ * has `otherwise`.
+ */
+export interface ClaimRoom {
+  endpoints: ReadonlyMap<string, number>;
+  otherwise: number;
+}
+
+/**
  * Leases on due deliveries. A lease pushes the delivery's due time `leaseMs` ahead, so a
  * process that dies mid-attempt only delays it.
  */
@@ -54,9 +64,12 @@ export interface DeliveryLeases {
   claimById(deliveryId: string, generation: number, leaseMs: number): Promise<ClaimById>;
   /**
    * Claims up to `limit` due pending deliveries, earliest due first, skipping those another
-   * process is claiming and those of the endpoints in `skipEndpoints` (at their cap).
+   * process is claiming, and at most its `room` of each endpoint's (no limit but `limit`
+   * without `room`): one endpoint's backlog never takes slots its cap does not give it. A
+   * store may read only so far ahead: a claim that gave an endpoint all of its room may have
+   * left other endpoints' due deliveries behind that endpoint's backlog, for the next claim.
    */
-  claimDue(limit: number, leaseMs: number, skipEndpoints?: readonly string[]): Promise<ClaimedDelivery[]>;
+  claimDue(limit: number, leaseMs: number, room?: ClaimRoom): Promise<ClaimedDelivery[]>;
 }
 
 /** One HTTP attempt as it is recorded. */

@@ -6,6 +6,7 @@ import {
   type AttemptResult,
   type ClaimById,
   type ClaimedDelivery,
+  type ClaimRoom,
   type DeliveryJob,
   type DeliveryLeases,
   type EndpointHealthPolicy,
@@ -46,6 +47,9 @@ interface ClaimRow {
 const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
   e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data,
   (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+
+/** A due-deliveries claim reads this many times its limit, so that a few endpoints' backlogs leave room for others. */
+const CLAIM_WINDOW = 4;
 
 /** SQL for "now plus the milliseconds in parameter `param`". */
 const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
@@ -135,22 +139,45 @@ export class PgDeliveryLeases implements DeliveryLeases {
     return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
   }
 
-  async claimDue(
-    limit: number,
-    leaseMs: number,
-    skipEndpoints: readonly string[] = [],
-  ): Promise<ClaimedDelivery[]> {
+  /**
+   * The due rows are read in due order, a window of a few times `limit`, without locking;
+   * each endpoint's first `room` of them are taken, up to `limit`, and only those are locked
+   * (`SKIP LOCKED`: another process claiming them keeps them) and leased. Rows of endpoints
+   * without room are not even read. An endpoint whose backlog fills the window gets its
+   * room and no more: the next claim skips it and reaches the others.
+   */
+  async claimDue(limit: number, leaseMs: number, room?: ClaimRoom): Promise<ClaimedDelivery[]> {
+    const limited = [...(room?.endpoints ?? [])];
     const claimed = await this.db.prepared<ClaimRow>(
       'pis_delivery_claim_due',
       `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$2')}
          FROM (SELECT id FROM webhook_deliveries
-                WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
-                  AND endpoint_id <> ALL($3::uuid[])
-                ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED) due,
+                WHERE id IN (
+                  SELECT id FROM (
+                    SELECT w.id, w.next_attempt_at,
+                           row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.next_attempt_at, w.id) AS nth,
+                           coalesce(r.room, $5) AS room
+                      FROM (SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+                             WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                               AND endpoint_id <> ALL($6::uuid[])
+                             ORDER BY next_attempt_at LIMIT $7) w
+                      LEFT JOIN unnest($3::uuid[], $4::int[]) AS r(endpoint_id, room) ON r.endpoint_id = w.endpoint_id
+                  ) ranked
+                  WHERE nth <= room ORDER BY next_attempt_at, id LIMIT $1)
+                  AND status = 'pending' AND next_attempt_at <= clock_timestamp()
+                FOR UPDATE SKIP LOCKED) due,
               outbox_events e
         WHERE d.id = due.id AND e.id = d.event_id
         RETURNING ${CLAIMED_COLUMNS}`,
-      [limit, leaseMs, skipEndpoints],
+      [
+        limit,
+        leaseMs,
+        limited.map(([endpointId]) => endpointId),
+        limited.map(([, n]) => Math.max(0, n)),
+        room?.otherwise ?? limit,
+        limited.filter(([, n]) => n <= 0).map(([endpointId]) => endpointId),
+        CLAIM_WINDOW * limit,
+      ],
     );
     return claimed.map(toClaimed);
   }

@@ -130,6 +130,28 @@ export function describeDeliveryPipelineContract(
       }
     });
 
+    it('When due deliveries are claimed with a room per endpoint, then no endpoint gets more than its room, the others fill the limit, and an endpoint without room keeps all of its', async () => {
+      // Deliveries other cases left due would be claimed too: claim them out of the way first.
+      await claimMine('');
+      const backlog = await givenRelayed(10);
+      const quiet = await givenRelayed(2);
+      const unknown = await givenRelayed(4);
+      const full = await givenRelayed(3);
+      const room = {
+        endpoints: new Map([
+          [backlog.endpointId, 2],
+          [full.endpointId, 0],
+        ]),
+        otherwise: 3,
+      };
+
+      const claimed = await pipeline().leases.claimDue(7, LEASE_MS, room);
+
+      const countOf = (locationId: string) => claimed.filter((d) => d.locationId === locationId).length;
+      expect([backlog, quiet, unknown, full].map((l) => countOf(l.locationId))).toEqual([2, 2, 3, 0]);
+      expect(claimed).toHaveLength(7);
+    });
+
     it('When a delivery is claimed by id for its generation, then it is claimed once; an unknown id is gone', async () => {
       const { locationId } = await givenRelayed(1);
       const [delivery] = await deliveriesOf(locationId);

@@ -122,12 +122,20 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
           value: { kind: 'claimed', delivery: claimed(state, d, run) },
         };
       }),
-    claimDue: (limit, leaseMs, skipEndpoints = []) =>
+    claimDue: (limit, leaseMs, room) =>
       host.atomically((state) => {
         const at = now();
+        const taken = new Map<string, number>();
+        const hasRoom = (d: WebhookDelivery) => {
+          const n = taken.get(d.endpointId) ?? 0;
+          if (n >= (room?.endpoints.get(d.endpointId) ?? room?.otherwise ?? limit)) return false;
+          taken.set(d.endpointId, n + 1);
+          return true;
+        };
         const due = [...state.deliveries.values()]
-          .filter((d) => isDue(d, at) && !skipEndpoints.includes(d.endpointId))
+          .filter((d) => isDue(d, at))
           .sort((a, b) => a.nextAttemptAt!.compare(b.nextAttemptAt!) || compareIds(a.id, b.id))
+          .filter(hasRoom)
           .slice(0, limit);
         const value = due.map((d) => claimed(state, d, state.deliveryRuns.get(d.id)!));
         return {

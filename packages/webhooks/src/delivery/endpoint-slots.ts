@@ -1,3 +1,5 @@
+import type { ClaimRoom } from '@pis/domain';
+
 /** How an attempt went, as far as its endpoint's share of the slots is concerned. */
 export interface AttemptPace {
   /** 2xx within half the timeout: the endpoint is keeping up. */
@@ -153,11 +155,17 @@ export class EndpointSlots {
     return standing.called.delete(jobId);
   }
 
-  /** Endpoints that may not take another slot now. */
-  saturated(now = Date.now()): string[] {
-    return [...this.standings]
-      .filter(([, standing]) => standing.started.length >= this.capOf(standing, now))
-      .map(([id]) => id);
+  /**
+   * How many more slots each endpoint may take now (jobs called back and not arrived
+   * included): the endpoints this process knows, each with its own; any other may take half.
+   * A poller claims no more of an endpoint's deliveries than this.
+   */
+  room(now = Date.now()): ClaimRoom {
+    const endpoints = new Map<string, number>();
+    for (const [id, standing] of this.standings) {
+      endpoints.set(id, Math.max(0, this.capOf(standing, now) - standing.started.length));
+    }
+    return { endpoints, otherwise: this.firstCap };
   }
 
   /** Attempts in flight, struggling endpoints and parked jobs, walking the endpoints this process knows. */

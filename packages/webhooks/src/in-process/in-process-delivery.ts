@@ -80,19 +80,24 @@ export class InProcessDelivery {
   }
 
   /**
-   * Claims what the free slots allow, skipping endpoints at their cap. A claim may bring an
-   * endpoint over its cap within one batch; the next claim skips it until it is below.
+   * Claims what the free slots allow, and of each endpoint no more than its room in the
+   * slots: an endpoint below its cap with a backlog must not take every free slot at once
+   * (a hanging one would hold them all for a timeout). A claim that gave an endpoint all of
+   * its room may have left others' deliveries behind that endpoint's backlog: claim again
+   * at once, when that endpoint has none.
    */
   private async claimAndSend(): Promise<boolean> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return false;
-    const claimed = await this.options.store.leases.claimDue(
-      free,
-      this.stack.leaseMs,
-      this.slots.saturated(),
-    );
-    for (const delivery of claimed) this.send(delivery);
-    return claimed.length === free;
+    const room = this.slots.room();
+    const claimed = await this.options.store.leases.claimDue(free, this.stack.leaseMs, room);
+    const perEndpoint = new Map<string, number>();
+    for (const delivery of claimed) {
+      perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+      this.send(delivery);
+    }
+    const filled = [...perEndpoint].some(([id, n]) => n >= (room.endpoints.get(id) ?? room.otherwise));
+    return claimed.length === free || filled;
   }
 
   private send(delivery: ClaimedDelivery): void {

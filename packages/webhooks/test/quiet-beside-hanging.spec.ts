@@ -1,0 +1,33 @@
+import { InProcessDelivery } from '../src';
+import { queuedDelivery } from './support/queued';
+import { describeQuietBesideHanging } from './support/quiet-beside-hanging';
+import { dropPrefix, testPrefix } from './support/redis';
+import { testLogger } from './support/test-logger';
+
+jest.setTimeout(120_000);
+
+// The API's deployment without Redis: in-process delivery on PostgreSQL, at the API's defaults.
+describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settings) => {
+  const delivery = new InProcessDelivery({
+    store: h.persistence.pipeline,
+    endpoints: h.persistence.queries.webhooks,
+    logger: testLogger,
+    settings,
+  });
+  await delivery.start();
+  return delivery;
+});
+
+// The worker deployment: PostgreSQL and Redis, with the in-process deployments' 16 slots.
+describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, settings) => {
+  const prefix = testPrefix('quiet');
+  const delivery = queuedDelivery(h, { prefix, settings, concurrency: 16, pollMs: 500 });
+  await delivery.start();
+  return {
+    wake: () => delivery.wake(),
+    stop: async () => {
+      await delivery.stop();
+      await dropPrefix(prefix);
+    },
+  };
+});

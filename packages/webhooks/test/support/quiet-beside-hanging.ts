@@ -1,0 +1,145 @@
+import type { DeliverySettings } from '../../src';
+import type { RunningDelivery } from './delivery-behaviour';
+import { TEST_SETTINGS } from './delivery-behaviour';
+import {
+  appendEvents,
+  givenEndpoint,
+  givenLocation,
+  occupiedEvents,
+  openHarness,
+  type Harness,
+} from './harness';
+import { Receiver } from './receiver';
+
+/** The attempt timeout of this check: short for CI, long enough to tell a wait behind it from noise. */
+const TIMEOUT_MS = 1_500;
+
+/** Events the hanging endpoint has waiting when the quiet location is timed beside it. */
+const BACKLOG = 450;
+
+/** Alone, then beside, this many times: other work on the machine comes and goes, and weighs on both alike. */
+const ROUNDS = 3;
+
+/** Each phase times at least this many events and lasts at least this long (a wait behind a timeout has room to show). */
+const PHASE = { samples: 70, ms: 2.5 * TIMEOUT_MS };
+
+/** Pause between the quiet location's events. */
+const PAUSE_MS = 10;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value below which `q` of the values lie (nearest rank). */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/**
+ * One location's endpoint hangs past the timeout with a backlog of events while a quiet
+ * location writes one event at a time and times each from its commit to its receipt: alone,
+ * then beside the hanging endpoint, in one run on the same machine. Its p99 beside must stay
+ * within twice its p99 alone (or 50 ms, whichever is larger): no delivery of the quiet
+ * location may wait for a hanging attempt. A ratio in one run, not an absolute time; alone
+ * and beside alternate a few times (a new hanging location each time, the last one's
+ * deliveries settled between), so that a busy moment of the machine weighs on both.
+ */
+export function describeQuietBesideHanging(
+  deployment: string,
+  start: (h: Harness, settings: DeliverySettings) => Promise<RunningDelivery>,
+  open: () => Promise<Harness> = openHarness,
+): void {
+  describe(`${deployment}: a quiet location beside a hanging endpoint`, () => {
+    let h: Harness;
+    let receiver: Receiver;
+    let running: RunningDelivery | null = null;
+    const arrived = new Map<string, number>();
+
+    beforeAll(async () => {
+      h = await open();
+      receiver = await Receiver.start();
+      receiver.respond = (request) => {
+        const id = String(request.headers['webhook-id']);
+        if (!arrived.has(id)) arrived.set(id, Date.now());
+        const hangs = request.path.startsWith('/hooks/hanging');
+        return hangs ? { status: 204, delayMs: 4 * TIMEOUT_MS } : { status: 204 };
+      };
+    });
+    afterAll(async () => {
+      await running?.stop();
+      await receiver?.close();
+      await h?.close();
+    });
+
+    /** Commits one event of `locationId` at a time, waiting for each to arrive; answers each one's commit-to-receipt ms. */
+    async function timedOneByOne(locationId: string, phase = PHASE): Promise<number[]> {
+      const latencies: number[] = [];
+      const started = Date.now();
+      while (latencies.length < phase.samples || Date.now() - started < phase.ms) {
+        const [event] = await appendEvents(h, locationId, occupiedEvents(1));
+        const committedAt = Date.now();
+        await receiver.waitFor(() => arrived.has(event!.id), 30_000, `the quiet location's event`);
+        latencies.push(arrived.get(event!.id)! - committedAt);
+        await sleep(PAUSE_MS);
+      }
+      return latencies;
+    }
+
+    /**
+     * A new location whose endpoint hangs, with its backlog committed; answers half a timeout
+     * after its first attempt, before any of them timed out: the backlog's arrival is a burst
+     * like any location's, which every other location's events queue behind for a moment; the
+     * hang is what this checks.
+     */
+    async function givenHangingBacklog(round: number): Promise<string> {
+      const hanging = await givenLocation(h);
+      const path = `/hooks/hanging-${round}`;
+      await givenEndpoint(h, hanging, receiver.url.replace(/\/hooks$/, path));
+      await appendEvents(h, hanging, occupiedEvents(BACKLOG));
+      await receiver.waitFor(
+        () => receiver.requests.some((r) => r.path === path),
+        20_000,
+        'the hanging endpoint attempted',
+      );
+      await sleep(TIMEOUT_MS / 2);
+      return hanging;
+    }
+
+    /** Settles the hanging location's deliveries (as if they had failed) and lets its attempts in flight time out. */
+    async function settle(hanging: string): Promise<void> {
+      await h.db.dataSource.query(
+        `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL
+          WHERE location_id = $1 AND status = 'pending'`,
+        [hanging],
+      );
+      await sleep(TIMEOUT_MS);
+    }
+
+    it(`When one endpoint hangs past the timeout with ${BACKLOG} events waiting, then a quiet location's p99 stays within twice its p99 alone (or 50 ms)`, async () => {
+      const quiet = await givenLocation(h);
+      await givenEndpoint(h, quiet, receiver.url);
+      running = await start(h, { ...TEST_SETTINGS, timeoutMs: TIMEOUT_MS, retryDelaysMs: [1_000, 60_000] });
+      // Warm-up: connections, prepared statements, the quiet endpoint's standing.
+      await timedOneByOne(quiet, { samples: 20, ms: 0 });
+
+      const alone: number[] = [];
+      const beside: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        alone.push(...(await timedOneByOne(quiet)));
+        const hanging = await givenHangingBacklog(round);
+        beside.push(...(await timedOneByOne(quiet)));
+        await settle(hanging);
+      }
+
+      const figures = {
+        p50Alone: percentile(alone, 0.5),
+        p99Alone: percentile(alone, 0.99),
+        p50Beside: percentile(beside, 0.5),
+        p99Beside: percentile(beside, 0.99),
+      };
+      expect({ ...figures, within: figures.p99Beside <= Math.max(2 * figures.p99Alone, 50) }).toEqual({
+        ...figures,
+        within: true,
+      });
+    });
+  });
+}
