@@ -37,6 +37,27 @@ export function loggableUrl(url: string): string {
     .replace(/[a-z0-9]{2,20}_sk_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
 }
 
+/** Paths that orchestrators and Prometheus call every few seconds: logged at debug. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * A request's line: probes and scrapes at debug (they would bury everything else at info),
+ * answers the service failed at error, every other answer (a refusal included) at info.
+ */
+export function requestLogLevel(
+  req: { url?: string },
+  res: { statusCode: number },
+  err?: Error,
+): 'debug' | 'info' | 'error' {
+  if (err !== undefined || res.statusCode >= 500) return 'error';
+  return PROBE_PATHS.has((req.url ?? '').split('?')[0]!) ? 'debug' : 'info';
+}
+
+function withErrorCode(res: unknown, line: object): object {
+  const errorCode = (res as { locals?: { errorCode?: string } }).locals?.errorCode;
+  return errorCode === undefined ? line : { ...line, errorCode };
+}
+
 export interface HttpAppOptions {
   deps: Deps;
   validator: ContractValidator;
@@ -78,6 +99,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
+        customLogLevel: (req, res, err) => requestLogLevel(req, res, err),
+        // A refused or failed request's line names the error code it was answered with.
+        customSuccessObject: (_req, res, line) => withErrorCode(res, line),
+        customErrorObject: (_req, res, _err, line) => withErrorCode(res, line),
       }),
     );
   }

@@ -14,7 +14,7 @@ import {
   waitUntil,
   START_TIMEOUT_MS,
 } from '../support/deployment';
-import { metric } from '../support/prometheus';
+import { metric, promtoolCheck } from '../support/prometheus';
 import { Receiver } from '../support/receiver';
 
 jest.setTimeout(240_000);
@@ -148,6 +148,18 @@ describe('metrics of the API and the worker', () => {
     expect(after).not.toContain('r-404');
   });
 
+  it("When Prometheus's linter reads the API's and the worker's /metrics after traffic, then it finds nothing to complain of", async () => {
+    // After the tests above: failed attempts and refused, unmatched and answered requests are all in the text.
+    for (const baseUrl of [api.baseUrl, workerUrl]) {
+      const text = await scrape(baseUrl);
+
+      expect({ baseUrl, ...promtoolCheck(text) }).toEqual({ baseUrl, code: 0, problems: '' });
+      // prom-client's by-type gauges stay; their `_total` sums, gauges named as counters, are left out.
+      expect(text).toMatch(/^# TYPE nodejs_active_handles gauge$/m);
+      expect(text).not.toMatch(/^nodejs_active_\w+_total/m);
+    }
+  });
+
   it('When the worker is stopped, then the outbox lag and the unrelayed events rise while events wait, and fall to 0 once a worker relays them', async () => {
     const location = await hookedLocation(api, receiver);
     await waitUntil(
@@ -213,5 +225,7 @@ describe('metrics of an API cluster (API_WORKERS=2)', () => {
     );
     expect(metric(text, 'pis_outbox_lag_seconds')).toBe(0);
     expect(text.match(/^pis_outbox_lag_seconds /gm)).toHaveLength(1);
+    // The merged text is as clean as each process's.
+    expect(promtoolCheck(text)).toEqual({ code: 0, problems: '' });
   });
 });
