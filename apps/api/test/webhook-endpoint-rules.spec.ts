@@ -73,6 +73,36 @@ describe('URL policy', () => {
   });
 });
 
+describe('GET /healthz', () => {
+  it('When a setup asks before registering, then /healthz tells which webhook URLs this deployment accepts, without a credential', async () => {
+    const told = async (h: Harness) => (await h.anonymous.get('/healthz').expect(200)).body;
+
+    expect(await told(strict)).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: false,
+      webhookAllowPrivateUrls: false,
+    });
+    expect(await told(permissive)).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: true,
+      webhookAllowPrivateUrls: true,
+    });
+    const onlyHttp = await Harness.beside(permissive, {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    });
+    try {
+      expect(await told(onlyHttp)).toEqual({
+        status: 'ok',
+        webhookAllowInsecureUrls: true,
+        webhookAllowPrivateUrls: false,
+      });
+    } finally {
+      await onlyHttp.stop();
+    }
+  });
+});
+
 describe('request body', () => {
   const url = 'https://hooks.example.test/pis';
   it.each(

@@ -17,7 +17,7 @@ import { requestId } from './middleware/request-id';
 import { uuidParams } from './middleware/uuid-params';
 import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
 import { operationRoutes, type RouteGuards } from './routers/operation-routes';
-import { healthHandlers } from './routers/health.routes';
+import { healthHandlers, type WebhookUrlRules } from './routers/health.routes';
 import { providerHandlers } from './routers/provider.routes';
 import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
@@ -69,6 +69,8 @@ export interface HttpAppOptions {
   hooks: BackofficeHooks;
   /** Whether the service can serve requests now (its database answers). */
   ready: () => Promise<boolean>;
+  /** The webhook URLs this deployment accepts, told by `GET /healthz`. */
+  webhookUrls: WebhookUrlRules;
   /** Prometheus: `GET /metrics` and a duration sample per request (README, Operate). */
   metrics?: HttpMetrics;
 }
@@ -108,7 +110,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   }
 
   const probes = operations.filter((op) => op.tag === 'health');
-  mountRoutes(app, operationRoutes(probes, '', healthHandlers(options.ready), NO_GUARDS));
+  mountRoutes(
+    app,
+    operationRoutes(probes, '', healthHandlers(options.ready, options.webhookUrls), NO_GUARDS),
+  );
 
   const docs = Router();
   const title = (options.openApiDocument as { info?: { title?: string } }).info?.title ?? 'API';

@@ -85,6 +85,14 @@ describe('metrics of the API and the worker', () => {
     const health = await request(workerUrl).get('/healthz');
     const ready = await request(workerUrl).get('/readyz');
     expect([health.status, ready.status]).toEqual([200, 200]);
+    // The worker delivers under the same URL rules as the API, and says so as the API does.
+    const apiHealth = await request(api.baseUrl).get('/healthz');
+    expect(health.body).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: true,
+      webhookAllowPrivateUrls: true,
+    });
+    expect(apiHealth.body).toEqual(health.body);
   });
 
   it('When one delivery succeeds and another fails, then the worker counts attempts by outcome and the first attempts in the latency histogram, and the API counts requests by route pattern and status', async () => {
