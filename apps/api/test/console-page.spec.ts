@@ -326,7 +326,7 @@ function hueAndSaturation(colour: string): { hue: number; saturation: number } {
   return { hue, saturation };
 }
 
-it('When the console is 1400 px wide and a seated party has a check, then every column of the occupancy table is on screen, and plants are not drawn in the legend\'s added green', async () => {
+it("When the console is 1400 px wide and a seated party has a check, then every column of the occupancy table is on screen, and plants are not drawn in the legend's added green", async () => {
   const loc = await h.location({ plan: 'none' });
   const terrace = {
     ...TERRACE,
@@ -468,6 +468,33 @@ describe('GET /console over HTTP', () => {
     expect(style.headers['content-type']).toMatch(/^text\/css/);
     expect(script.text.length).toBeGreaterThan(1000);
     expect(script.headers['content-security-policy']).toBe(policy);
+  });
+
+  it('When a browser asks for /favicon.ico, then 200 with an icon of 16 and 32 px, no credential needed', async () => {
+    const res = await h.anonymous
+      .get('/favicon.ico')
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const icon = res.body as Buffer;
+
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    // ICONDIR: reserved 0, type 1 (icon), two images; each entry's width and its PNG.
+    expect([icon.readUInt16LE(0), icon.readUInt16LE(2), icon.readUInt16LE(4)]).toEqual([0, 1, 2]);
+    const images = [0, 1].map((i) => {
+      const entry = 6 + 16 * i;
+      const at = icon.readUInt32LE(entry + 12);
+      return { size: icon.readUInt8(entry), png: icon.subarray(at, at + 8).toString('latin1') };
+    });
+    expect(images).toEqual([
+      { size: 16, png: '\x89PNG\r\n\x1a\n' },
+      { size: 32, png: '\x89PNG\r\n\x1a\n' },
+    ]);
+    expect((await h.anonymous.post('/favicon.ico')).status).toBe(405);
   });
 
   it('When another console file or method is asked for, then 404 or 405 not_found', async () => {

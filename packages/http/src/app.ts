@@ -6,6 +6,7 @@ import { operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
 import { consoleRoutes } from './console/console.routes';
 import { docsRoutes } from './docs/docs.routes';
+import { faviconRoutes } from './favicon';
 import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
@@ -119,6 +120,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const title = (options.openApiDocument as { info?: { title?: string } }).info?.title ?? 'API';
   mountRoutes(docs, docsRoutes(`${PROVIDER_PREFIX}/openapi.json`, `${title}: API reference`));
   app.use(docs);
+
+  const icon = Router();
+  mountRoutes(icon, faviconRoutes());
+  app.use(icon);
 
   const operatorConsole = Router();
   mountRoutes(operatorConsole, consoleRoutes());
