@@ -74,16 +74,18 @@ interface Opened {
   hookPath: string;
 }
 
+/** Imports `rooms` for `loc` (a draft); the table ids by the import's externalId. */
+async function importRooms(loc: TestLocation, rooms: object[]): Promise<Record<string, string>> {
+  const imported = await loc.api.post(`${P}/floorplan/import`).send({ rooms }).expect(201);
+  return Object.fromEntries(
+    (imported.body.mapping as Json[]).map((m) => [m['externalTableId'] as string, m['tableId'] as string]),
+  );
+}
+
 /** A location with the two rooms imported (a draft) and a webhook endpoint, opened in the console. */
 async function openConsole(): Promise<Opened> {
   const loc = await h.location({ plan: 'none' });
-  const imported = await loc.api
-    .post(`${P}/floorplan/import`)
-    .send({ rooms: [HALL, TERRACE] })
-    .expect(201);
-  const ids = Object.fromEntries(
-    (imported.body.mapping as Json[]).map((m) => [m['externalTableId'] as string, m['tableId'] as string]),
-  );
+  const ids = await importRooms(loc, [HALL, TERRACE]);
   const hookPath = `/console-hooks/${loc.id}`;
   await loc.api
     .put(`${P}/webhook-endpoint`)
@@ -335,13 +337,7 @@ it("When the console is 1400 px wide and a seated party has a check, then every 
       { kind: 'plant', x: 100, y: 700, width: 60, height: 60, text: 'Fig' },
     ],
   };
-  const imported = await loc.api
-    .post(`${P}/floorplan/import`)
-    .send({ rooms: [HALL, terrace] })
-    .expect(201);
-  const ids = Object.fromEntries(
-    (imported.body.mapping as Json[]).map((m) => [m['externalTableId'] as string, m['tableId'] as string]),
-  );
+  const ids = await importRooms(loc, [HALL, terrace]);
   await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
   const seated = await loc.api
     .post(`${P}/reservations`)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/api-process';
-import { Harness } from './support/harness';
+import { Harness, WITHOUT_WEBHOOK_FLAGS } from './support/harness';
 import { expectStoppedLoudly, paste, readmeBlock } from './support/readme';
 import { BACKOFFICE_TOKEN } from './support/test-api';
 
@@ -58,10 +58,7 @@ describe('the README sandbox walkthrough', () => {
   }, 200_000);
 
   it('When the block is pasted against an API started without the two webhook flags, then it exits non-zero at once naming them, and creates no location', async () => {
-    const strict = await Harness.beside(h, {
-      WEBHOOK_ALLOW_INSECURE_URLS: 'false',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
-    });
+    const strict = await Harness.beside(h, WITHOUT_WEBHOOK_FLAGS);
     try {
       const live = await h.location({ plan: 'none' });
       const countLocations = async () =>

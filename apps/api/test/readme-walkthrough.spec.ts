@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { freePort } from './support/api-process';
-import { Harness } from './support/harness';
+import { Harness, WITHOUT_WEBHOOK_FLAGS } from './support/harness';
 import { expectStoppedLoudly, paste, readmeBlock } from './support/readme';
 import { BACKOFFICE_TOKEN } from './support/test-api';
 import { P } from './support/wire';
@@ -165,18 +165,12 @@ describe('the README walkthrough', () => {
  */
 describe('the README blocks against an API without the webhook flags', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'pis-walkthrough-strict-'));
-  let permissive: Harness;
   let strict: Harness;
   beforeAll(async () => {
-    permissive = await Harness.start();
-    strict = await Harness.beside(permissive, {
-      WEBHOOK_ALLOW_INSECURE_URLS: 'false',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
-    });
+    strict = await Harness.start(WITHOUT_WEBHOOK_FLAGS);
   });
   afterAll(async () => {
     await strict?.stop();
-    await permissive?.stop();
     rmSync(scratch, { recursive: true, force: true });
   });
 

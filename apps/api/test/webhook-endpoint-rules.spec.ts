@@ -1,5 +1,5 @@
 import { expectEnvelope } from './support/envelope';
-import { Harness } from './support/harness';
+import { Harness, WITHOUT_WEBHOOK_FLAGS } from './support/harness';
 import { P } from './support/wire';
 
 /**
@@ -10,10 +10,7 @@ let permissive: Harness;
 let strict: Harness;
 beforeAll(async () => {
   permissive = await Harness.start();
-  strict = await Harness.beside(permissive, {
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
-    WEBHOOK_ALLOW_INSECURE_URLS: 'false',
-  });
+  strict = await Harness.beside(permissive, WITHOUT_WEBHOOK_FLAGS);
 });
 afterAll(async () => {
   await strict?.stop();
