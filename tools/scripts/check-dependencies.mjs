@@ -6,6 +6,10 @@
 // installs the package. A dependency nothing imports is weight every install carries, and
 // one only tests import belongs in `devDependencies`.
 //
+// No workspace package depends on itself through others, devDependencies included: pnpm warns
+// of such a cycle on every install (and so on every `pnpm start`) and can no longer order the
+// packages' scripts.
+//
 // Usage: node tools/scripts/check-dependencies.mjs [repoDir]
 // Exit 0 with one summary line; exit 1 naming every offence on stderr.
 import { builtinModules } from 'node:module';
@@ -153,15 +157,55 @@ export function workspacePackages(repo) {
   );
 }
 
+/** A cycle among the workspace packages of `repo` (dependencies and devDependencies), as `a -> b -> a`; null when none. */
+export function workspaceCycle(repo, packages) {
+  const manifests = packages.map((rel) => JSON.parse(readFileSync(join(repo, rel, 'package.json'), 'utf8')));
+  const names = new Set(manifests.map((m) => m.name));
+  const edges = new Map(
+    manifests.map((m) => [
+      m.name,
+      Object.keys({ ...m.dependencies, ...m.devDependencies, ...m.peerDependencies }).filter((d) =>
+        names.has(d),
+      ),
+    ]),
+  );
+  const done = new Set();
+  const path = [];
+  const visit = (name) => {
+    const at = path.indexOf(name);
+    if (at >= 0) return [...path.slice(at), name];
+    if (done.has(name)) return null;
+    path.push(name);
+    for (const next of edges.get(name) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    path.pop();
+    done.add(name);
+    return null;
+  };
+  for (const name of [...names].sort()) {
+    const cycle = visit(name);
+    if (cycle) return cycle.join(' -> ');
+  }
+  return null;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const repo = resolve(process.argv[2] ?? fileURLToPath(new URL('../..', import.meta.url)));
   const packages = workspacePackages(repo);
   const problems = packages.flatMap((rel) => checkDependencies(repo, rel));
+  const cycle = workspaceCycle(repo, packages);
+  if (cycle) {
+    problems.push(
+      `workspace packages depend on each other in a cycle (devDependencies included; pnpm warns of it on every install): ${cycle}`,
+    );
+  }
   if (problems.length > 0) {
     console.error(`dependency boundaries broken:\n  ${problems.join('\n  ')}`);
     process.exit(1);
   }
   console.log(
-    `dependencies: ${packages.length} packages import only what they declare and use all of it, adapters only the domain and the contract`,
+    `dependencies: ${packages.length} packages import only what they declare and use all of it, adapters only the domain and the contract, no cycle`,
   );
 }

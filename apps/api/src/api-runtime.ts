@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Container } from 'inversify';
 import type { Deps } from '@pis/domain';
 import type { Database } from '@pis/persistence';
 import type { Config, Logger } from '@pis/runtime';
@@ -23,22 +24,60 @@ export interface ApiRuntime {
   stop(): Promise<void>;
 }
 
+/**
+ * What an operator command at a shell needs (`pnpm cli`): the migrated database and the use
+ * cases' ports, nothing more. No HTTP app, contract validator, OpenAPI document, metrics,
+ * rate limits, webhook delivery or retention is built or started.
+ */
+export interface OperatorRuntime {
+  deps: Deps;
+  /** Tells every API process that a key was revoked (cache invalidation). */
+  keyRevoked(keyId: string): Promise<void>;
+  /** Closes the database and lets the data directory go. */
+  stop(): Promise<void>;
+}
+
+/** The container on `config`'s database (the data directory locked in embedded mode), and the first thing resolved from it. */
+async function openContainer<T>(
+  config: Config,
+  logger: Logger,
+  overrides: ApiOverrides,
+  first: symbol,
+): Promise<{ container: Container; secrets: ResolvedSecrets; unlock: () => Promise<void>; resolved: T }> {
+  const secrets = await resolveSecrets(config);
+  const unlock = config.databaseUrl === null ? await lockDataDir(config.dataDir) : async () => undefined;
+  const container = buildApiContainer(config, logger, secrets, overrides);
+  try {
+    return { container, secrets, unlock, resolved: await container.getAsync<T>(first) };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+export async function createOperatorRuntime(config: Config, logger: Logger): Promise<OperatorRuntime> {
+  const { container, unlock, resolved: deps } = await openContainer<Deps>(config, logger, {}, TOKENS.Deps);
+  return {
+    deps,
+    keyRevoked: async (keyId) =>
+      (await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations)).revoked(keyId),
+    async stop() {
+      (await container.getAsync<HttpWebhookSender>(TOKENS.TestSender)).close();
+      await (await container.getAsync<Database>(TOKENS.Database)).close();
+      await container.unbindAll();
+      await unlock();
+    },
+  };
+}
+
 /** Resolves the whole API from configuration: migrations applied, nothing listening yet. */
 export async function createApiRuntime(
   config: Config,
   logger: Logger,
   overrides: ApiOverrides = {},
 ): Promise<ApiRuntime> {
-  const secrets = await resolveSecrets(config);
-  const unlock = config.databaseUrl === null ? await lockDataDir(config.dataDir) : async () => undefined;
-  const container = buildApiContainer(config, logger, secrets, overrides);
-  let app: Express;
-  try {
-    app = await container.getAsync<Express>(TOKENS.HttpApp);
-  } catch (error) {
-    await unlock();
-    throw error;
-  }
+  const opened = await openContainer<Express>(config, logger, overrides, TOKENS.HttpApp);
+  const { container, secrets, unlock, resolved: app } = opened;
   const deps = await container.getAsync<Deps>(TOKENS.Deps);
   const db = await container.getAsync<Database>(TOKENS.Database);
   const revocations = await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations);

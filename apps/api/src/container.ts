@@ -17,6 +17,7 @@ import {
   ServiceMetrics,
   Sha256KeyHasher,
   SystemClock,
+  webhookUrlRules,
   type Config,
   type Logger,
 } from '@pis/runtime';
@@ -198,6 +199,7 @@ export function buildApiContainer(
           await db.query('SELECT 1');
           return true;
         },
+        webhookUrls: webhookUrlRules(config),
         metrics,
       }),
     [

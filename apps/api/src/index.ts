@@ -1,4 +1,9 @@
-export { createApiRuntime, type ApiRuntime } from './api-runtime';
+export {
+  createApiRuntime,
+  createOperatorRuntime,
+  type ApiRuntime,
+  type OperatorRuntime,
+} from './api-runtime';
 export { buildApiContainer, type ApiOverrides } from './container';
 export { listen, SERVER_LIMITS, type RunningServer } from './http-server';
 export { ensureDemoLocation } from './demo-setup';

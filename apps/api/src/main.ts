@@ -45,8 +45,12 @@ async function main(): Promise<void> {
     },
     'API listening',
   );
-  if (embedded)
-    printEmbeddedWelcome(baseUrl(config.host, server.port), runtime.secrets.backofficeToken, demo);
+  if (embedded) {
+    // The first start of a data directory (the first after `pnpm reset`) also shows its token
+    // for the first time, unless BACKOFFICE_TOKEN came from the environment.
+    const newToken = demo?.key != null && config.backofficeToken === null;
+    printEmbeddedWelcome(baseUrl(config.host, server.port), runtime.secrets.backofficeToken, newToken, demo);
+  }
 }
 
 function loadConfigOrExit() {
@@ -87,23 +91,28 @@ function baseUrl(host: string | null, port: number): string {
  * docs/reference/running.md#first-start: in embedded mode the backoffice token, the demo
  * location's id and, at the start that created it, its key (shown only this once) are
  * printed for the local operator, as shell assignments ready to paste into the README's
- * walkthrough. They go to stdout, never into the structured log.
+ * walkthrough. They go to stdout, never into the structured log, and last: nothing the start
+ * does comes after them, and the requests logged at info from then on are not probes or
+ * scrapes (those are at debug), so they stay on screen.
  */
-function printEmbeddedWelcome(url: string, token: string, demo: DemoLocation | null) {
+function printEmbeddedWelcome(url: string, token: string, newToken: boolean, demo: DemoLocation | null) {
+  const exports = [`export PIS=${url}`, `export BACKOFFICE_TOKEN=${token}`];
+  if (demo) exports.push(`export LOCATION_ID=${demo.locationId}`);
+  if (demo?.key) exports.push(`export API_KEY=${demo.key}`);
+  // Said above the export lines, not beside them: a shell may not take a comment after a command.
+  const notes = [
+    ...(newToken ? ['The backoffice token is new: it was made with the data directory.'] : []),
+    demo?.key
+      ? 'The demo key (API_KEY) is shown only this once.'
+      : 'The demo key was shown at the first start; to begin afresh: stop the API, run `pnpm reset`, start again.',
+  ];
   const lines = [
     '',
-    `Embedded mode: the API is at ${url}. Paste these into your shell:`,
-    `  export PIS=${url}`,
-    `  export BACKOFFICE_TOKEN=${token}`,
+    `Embedded mode: the API is at ${url}.`,
+    ...notes,
+    `Paste these ${exports.length} lines into your shell:`,
+    ...exports.map((line) => `  ${line}`),
   ];
-  if (demo) lines.push(`  export LOCATION_ID=${demo.locationId}`);
-  if (demo?.key) {
-    lines.push(`  export API_KEY=${demo.key}   # shown once`);
-  } else {
-    lines.push(
-      '  (the demo key was shown at the first start; to begin afresh: stop the API, run `pnpm reset`, start again)',
-    );
-  }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 

@@ -74,16 +74,18 @@ interface Opened {
   hookPath: string;
 }
 
+/** Imports `rooms` for `loc` (a draft); the table ids by the import's externalId. */
+async function importRooms(loc: TestLocation, rooms: object[]): Promise<Record<string, string>> {
+  const imported = await loc.api.post(`${P}/floorplan/import`).send({ rooms }).expect(201);
+  return Object.fromEntries(
+    (imported.body.mapping as Json[]).map((m) => [m['externalTableId'] as string, m['tableId'] as string]),
+  );
+}
+
 /** A location with the two rooms imported (a draft) and a webhook endpoint, opened in the console. */
 async function openConsole(): Promise<Opened> {
   const loc = await h.location({ plan: 'none' });
-  const imported = await loc.api
-    .post(`${P}/floorplan/import`)
-    .send({ rooms: [HALL, TERRACE] })
-    .expect(201);
-  const ids = Object.fromEntries(
-    (imported.body.mapping as Json[]).map((m) => [m['externalTableId'] as string, m['tableId'] as string]),
-  );
+  const ids = await importRooms(loc, [HALL, TERRACE]);
   const hookPath = `/console-hooks/${loc.id}`;
   await loc.api
     .put(`${P}/webhook-endpoint`)
@@ -292,6 +294,114 @@ it('When the operator opens a location, publishes it, a reservation is seated an
   await page.close();
 }, 120_000);
 
+/** The colours a `selector` of the page is drawn in: its computed fill and stroke, and the legend's swatches'. */
+const COLOURS = `((selector) => {
+  const style = (el) => getComputedStyle(el);
+  const swatches = {};
+  for (const el of document.querySelectorAll('.legend .swatch')) {
+    swatches[el.className.replace('swatch', '').trim() || 'free'] = [style(el).borderTopColor, style(el).backgroundColor];
+  }
+  const drawn = [...document.querySelectorAll(selector)].flatMap((el) => [style(el).fill, style(el).stroke]);
+  return { swatches, drawn };
+})`;
+
+/** Hue in degrees and saturation (0-1) of a computed `rgb(r, g, b)` or `rgba(...)` colour. */
+function hueAndSaturation(colour: string): { hue: number; saturation: number } {
+  const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((n) => Number(n) / 255) as [
+    number,
+    number,
+    number,
+  ];
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  const delta = max - min;
+  const lightness = (max + min) / 2;
+  const saturation = delta === 0 ? 0 : delta / (1 - Math.abs(2 * lightness - 1));
+  const hue =
+    delta === 0
+      ? 0
+      : max === r
+        ? 60 * (((g - b) / delta + 6) % 6)
+        : max === g
+          ? 60 * ((b - r) / delta + 2)
+          : 60 * ((r - g) / delta + 4);
+  return { hue, saturation };
+}
+
+it("When the console is 1400 px wide and a seated party has a check, then every column of the occupancy table is on screen, and plants are not drawn in the legend's added green", async () => {
+  const loc = await h.location({ plan: 'none' });
+  const terrace = {
+    ...TERRACE,
+    decorations: [
+      { kind: 'plant', x: 400, y: 700, width: 80, height: 80 },
+      { kind: 'plant', x: 100, y: 700, width: 60, height: 60, text: 'Fig' },
+    ],
+  };
+  const ids = await importRooms(loc, [HALL, terrace]);
+  await h.operator.post(loc.ops('/floorplan/publish')).expect(200);
+  const seated = await loc.api
+    .post(`${P}/reservations`)
+    .send(
+      reservation({
+        externalId: 'a-long-reservation-id-0001',
+        status: 'seated',
+        tableIds: [ids['rect8'], ids['rect6']],
+        covers: 12,
+      }),
+    )
+    .expect(201);
+  const orderId = seated.body.reservation.linkedOrderId as string;
+  await h.operator
+    .post(loc.ops(`/orders/${orderId}/items`))
+    .send({ label: 'Tasting menu', amountMinor: 1234567, quantity: 12 })
+    .expect(200);
+
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const seen = watch(page);
+  await page.goto(`${h.api.baseUrl}/console#location=${loc.id}`);
+  await page.fill('#token', BACKOFFICE_TOKEN);
+  await page.click('.token-form button[type=submit]');
+  const row = page.locator(`tr[data-order-id="${orderId}"]`);
+  await row.locator('td[data-field="balance"]', { hasText: '€' }).waitFor({ timeout: 10_000 });
+
+  // Each header and cell is where the page shows it: inside the window, and the element hit at its centre.
+  const hidden = await page.evaluate(`(() => {
+    // Down to the table (the window scrolls vertically); nothing is scrolled sideways.
+    const table = document.querySelector('table.orders');
+    window.scrollTo(0, table.getBoundingClientRect().top + window.scrollY - 100);
+    const width = document.documentElement.clientWidth;
+    return [...table.querySelectorAll('th, td')].flatMap((cell) => {
+      const box = cell.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      const shown = box.left >= 0 && box.right <= width && hit !== null && cell.contains(hit);
+      return shown ? [] : [cell.textContent + ' (' + Math.round(box.left) + '-' + Math.round(box.right) + ' of ' + width + ')'];
+    });
+  })()`);
+  const headers = await page.locator('table.orders th').allTextContents();
+  await shot(page, 'console-1400.png');
+
+  expect(headers).toEqual(['Tables', 'Covers', 'Reservation', 'Opened', 'Spend', 'Total', 'Balance']);
+  expect(hidden).toEqual([]);
+  // The page itself does not scroll sideways at this width.
+  expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1400);
+
+  // Plants are drawn, but not in the legend's "added" green: a green plant would read as a table a publish adds.
+  const colours = (await page.evaluate(`${COLOURS}('.decoration-plant ellipse')`)) as {
+    swatches: Record<string, string[]>;
+    drawn: string[];
+  };
+  expect(colours.drawn).toHaveLength(4);
+  const added = hueAndSaturation(colours.swatches['added']![0]!);
+  expect(added.saturation).toBeGreaterThan(0.3);
+  for (const colour of colours.drawn) {
+    const plant = hueAndSaturation(colour);
+    const apart = Math.min(Math.abs(plant.hue - added.hue), 360 - Math.abs(plant.hue - added.hue));
+    expect({ colour, distinct: plant.saturation <= 0.15 || apart >= 45 }).toEqual({ colour, distinct: true });
+  }
+  expect([...seen.errors, ...seen.failed, ...seen.offHost]).toEqual([]);
+  await page.close();
+}, 60_000);
+
 it('When the console is opened without a token, then it asks for one and calls no API; a refused token is forgotten', async () => {
   const page = await browser.newPage();
   const seen = watch(page);
@@ -354,6 +464,33 @@ describe('GET /console over HTTP', () => {
     expect(style.headers['content-type']).toMatch(/^text\/css/);
     expect(script.text.length).toBeGreaterThan(1000);
     expect(script.headers['content-security-policy']).toBe(policy);
+  });
+
+  it('When a browser asks for /favicon.ico, then 200 with an icon of 16 and 32 px, no credential needed', async () => {
+    const res = await h.anonymous
+      .get('/favicon.ico')
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    const icon = res.body as Buffer;
+
+    expect(res.headers['content-type']).toBe('image/x-icon');
+    // ICONDIR: reserved 0, type 1 (icon), two images; each entry's width and its PNG.
+    expect([icon.readUInt16LE(0), icon.readUInt16LE(2), icon.readUInt16LE(4)]).toEqual([0, 1, 2]);
+    const images = [0, 1].map((i) => {
+      const entry = 6 + 16 * i;
+      const at = icon.readUInt32LE(entry + 12);
+      return { size: icon.readUInt8(entry), png: icon.subarray(at, at + 8).toString('latin1') };
+    });
+    expect(images).toEqual([
+      { size: 16, png: '\x89PNG\r\n\x1a\n' },
+      { size: 32, png: '\x89PNG\r\n\x1a\n' },
+    ]);
+    expect((await h.anonymous.post('/favicon.ico')).status).toBe(405);
   });
 
   it('When another console file or method is asked for, then 404 or 405 not_found', async () => {

@@ -93,6 +93,12 @@ describe('the first start in embedded mode', () => {
     const port = await freePort();
     const first = await start(dataDir, port, { LOG_FORMAT: 'pretty', LOG_LEVEL: 'info' });
     const health = await request(first.exports['PIS']!).get('/healthz');
+    // What an orchestrator and Prometheus send every few seconds.
+    for (let round = 0; round < 3; round++) {
+      for (const path of ['/healthz', '/readyz', '/metrics']) {
+        await request(first.exports['PIS']!).get(path).expect(200);
+      }
+    }
     const floorplan = await request(first.exports['PIS']!)
       .get('/api/provider/v1/floorplan')
       .set('Authorization', `Bearer ${first.exports['API_KEY']}`);
@@ -107,6 +113,17 @@ describe('the first start in embedded mode', () => {
     // LOG_FORMAT=pretty: a readable line, not JSON; HOST: bound to the loopback address only.
     expect(first.output).toMatch(/INFO.*API listening\n\s+address: "127\.0\.0\.1"/);
     expect(first.output).not.toContain('{"level":');
+    // The welcome says what is new and what is shown once, above lines a shell takes as they are.
+    const welcome = first.output.indexOf('Embedded mode: the API is at');
+    expect(first.output.slice(welcome)).toMatch(
+      /^Embedded mode: the API is at \S+\.\nThe backoffice token is new: .*\nThe demo key \(API_KEY\) is shown only this once\.\nPaste these 4 lines into your shell:\n(  export \w+=\S+\n){4}\n/,
+    );
+    // It stays the last thing on screen: the start writes nothing after it, and neither do the
+    // probes and scrapes; the provider's request that followed is one line with its error code.
+    const afterWelcome = first.output.slice(first.output.indexOf('export API_KEY='));
+    expect(afterWelcome).not.toMatch(/healthz|readyz|metrics/);
+    expect(afterWelcome.match(/request completed/g)).toHaveLength(1);
+    expect(afterWelcome).toMatch(/"statusCode": 404[\s\S]*errorCode: "floorplan_not_published"/);
 
     const again = await start(dataDir, port);
     expect(await again.stop()).toBe(0);
@@ -117,6 +134,7 @@ describe('the first start in embedded mode', () => {
       LOCATION_ID: first.exports['LOCATION_ID'],
     });
     expect(again.output).toContain('pnpm reset');
+    expect(again.output).not.toContain('token is new');
     expect(again.output).toMatch(/"msg":"API listening"/);
   });
 });

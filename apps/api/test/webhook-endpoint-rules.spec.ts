@@ -1,5 +1,5 @@
 import { expectEnvelope } from './support/envelope';
-import { Harness } from './support/harness';
+import { Harness, WITHOUT_WEBHOOK_FLAGS } from './support/harness';
 import { P } from './support/wire';
 
 /**
@@ -10,10 +10,7 @@ let permissive: Harness;
 let strict: Harness;
 beforeAll(async () => {
   permissive = await Harness.start();
-  strict = await Harness.beside(permissive, {
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
-    WEBHOOK_ALLOW_INSECURE_URLS: 'false',
-  });
+  strict = await Harness.beside(permissive, WITHOUT_WEBHOOK_FLAGS);
 });
 afterAll(async () => {
   await strict?.stop();
@@ -70,6 +67,36 @@ describe('URL policy', () => {
     );
 
     expect((await api.get(`${P}/webhook-endpoint`).expect(200)).body).toEqual(registered.body);
+  });
+});
+
+describe('GET /healthz', () => {
+  it('When a setup asks before registering, then /healthz tells which webhook URLs this deployment accepts, without a credential', async () => {
+    const told = async (h: Harness) => (await h.anonymous.get('/healthz').expect(200)).body;
+
+    expect(await told(strict)).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: false,
+      webhookAllowPrivateUrls: false,
+    });
+    expect(await told(permissive)).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: true,
+      webhookAllowPrivateUrls: true,
+    });
+    const onlyHttp = await Harness.beside(permissive, {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    });
+    try {
+      expect(await told(onlyHttp)).toEqual({
+        status: 'ok',
+        webhookAllowInsecureUrls: true,
+        webhookAllowPrivateUrls: false,
+      });
+    } finally {
+      await onlyHttp.stop();
+    }
   });
 });
 

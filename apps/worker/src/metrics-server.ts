@@ -9,12 +9,14 @@ export interface MetricsServer {
 
 /**
  * The worker's only HTTP listener (`WORKER_METRICS_PORT`): `GET /metrics` (behind
- * `METRICS_TOKEN` when set), `GET /healthz` (the process runs) and `GET /readyz` (its
+ * `METRICS_TOKEN` when set), `GET /healthz` (the process runs, with its webhook URL rules) and `GET /readyz` (its
  * database answers). Errors answer in the API's envelope.
  */
 export async function startMetricsServer(
   metrics: ServiceMetrics,
   ready: () => Promise<boolean>,
+  /** What `/healthz` answers (the API's body: status and the webhook URL rules). */
+  health: object,
   port: number,
   logger: Logger,
 ): Promise<MetricsServer> {
@@ -34,7 +36,7 @@ export async function startMetricsServer(
         Allow: 'GET, HEAD',
       });
     }
-    if (path === '/healthz') return json(res, 200, { status: 'ok' });
+    if (path === '/healthz') return json(res, 200, health);
     if (path === '/readyz') {
       if (await ready().catch(() => false)) return json(res, 200, { status: 'ready' });
       return fail(res, 503, 'internal_error', 'the database is not reachable', { 'Retry-After': '1' });

@@ -1,5 +1,5 @@
 import type { Database } from '@pis/persistence';
-import type { Config, Logger, ServiceMetrics } from '@pis/runtime';
+import { webhookUrlRules, type Config, type Logger, type ServiceMetrics } from '@pis/runtime';
 import type { QueuedDelivery, RetentionLoop } from '@pis/webhooks';
 import { buildWorkerContainer, type WorkerOverrides } from './container';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
@@ -38,7 +38,8 @@ export async function createWorkerRuntime(
     db,
     metrics,
     async start() {
-      server = await startMetricsServer(metrics, ready, settings.metricsPort, logger);
+      const health = { status: 'ok', ...webhookUrlRules(config) };
+      server = await startMetricsServer(metrics, ready, health, settings.metricsPort, logger);
       await delivery.start();
       retention.start();
       return { metricsPort: server.port };

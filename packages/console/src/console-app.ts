@@ -61,7 +61,8 @@ export class ConsoleApp {
     'div',
     { class: 'location' },
     this.plan,
-    h('div', { class: 'side' }, this.publish, this.orders),
+    h('div', { class: 'side' }, this.publish),
+    this.orders,
     this.deliveries,
   );
 

@@ -17,7 +17,12 @@ export {
 export * from './wire-types';
 
 // Validation at the edge.
-export { createValidator, createAjv, type ContractValidator } from './validation/validator';
+export {
+  createValidator,
+  createAjv,
+  type ContractValidator,
+  type ValidatorOptions,
+} from './validation/validator';
 export { valid, invalid, validationFailure, type Checked } from './validation/checked';
 export { toDetails, pointerToken } from './validation/error-details';
 export { coerceQuery } from './validation/query';

@@ -166,4 +166,26 @@ describe('Dependency boundaries (tools/scripts/check-dependencies.mjs)', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('depends on bullmq, which no source of packages/webhooks imports');
   });
+
+  it('When workspace packages depend on each other in a cycle through a devDependency, then the check names the cycle', () => {
+    const manifest = (name: string, devDependencies: Record<string, string> = {}) => ({
+      name,
+      dependencies: {},
+      devDependencies,
+    });
+    const repo = fakeRepo({
+      'apps/api/package.json': manifest('@pis/api', { '@pis/console': '*' }),
+      'packages/console/package.json': manifest('@pis/console', { '@pis/sdk': '*' }),
+      'packages/sdk/package.json': manifest('@pis/sdk', { '@pis/api': '*' }),
+      'tools/cli/package.json': manifest('@pis/cli', { '@pis/api': '*' }),
+    });
+
+    const result = check(repo);
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('in a cycle');
+    expect(result.stderr).toContain('@pis/api -> @pis/console -> @pis/sdk -> @pis/api');
+    // Depending on a package of the cycle is no cycle of its own.
+    expect(result.stderr).not.toContain('@pis/cli');
+  });
 });

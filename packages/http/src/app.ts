@@ -6,6 +6,7 @@ import { operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
 import { consoleRoutes } from './console/console.routes';
 import { docsRoutes } from './docs/docs.routes';
+import { faviconRoutes } from './favicon';
 import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
@@ -17,7 +18,7 @@ import { requestId } from './middleware/request-id';
 import { uuidParams } from './middleware/uuid-params';
 import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
 import { operationRoutes, type RouteGuards } from './routers/operation-routes';
-import { healthHandlers } from './routers/health.routes';
+import { healthHandlers, type WebhookUrlRules } from './routers/health.routes';
 import { providerHandlers } from './routers/provider.routes';
 import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
@@ -37,6 +38,27 @@ export function loggableUrl(url: string): string {
     .replace(/[a-z0-9]{2,20}_sk_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
 }
 
+/** Paths that orchestrators and Prometheus call every few seconds: logged at debug. */
+const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * A request's line: probes and scrapes at debug (they would bury everything else at info),
+ * answers the service failed at error, every other answer (a refusal included) at info.
+ */
+export function requestLogLevel(
+  req: { url?: string },
+  res: { statusCode: number },
+  err?: Error,
+): 'debug' | 'info' | 'error' {
+  if (err !== undefined || res.statusCode >= 500) return 'error';
+  return PROBE_PATHS.has((req.url ?? '').split('?')[0]!) ? 'debug' : 'info';
+}
+
+function withErrorCode(res: unknown, line: object): object {
+  const errorCode = (res as { locals?: { errorCode?: string } }).locals?.errorCode;
+  return errorCode === undefined ? line : { ...line, errorCode };
+}
+
 export interface HttpAppOptions {
   deps: Deps;
   validator: ContractValidator;
@@ -48,6 +70,8 @@ export interface HttpAppOptions {
   hooks: BackofficeHooks;
   /** Whether the service can serve requests now (its database answers). */
   ready: () => Promise<boolean>;
+  /** The webhook URLs this deployment accepts, told by `GET /healthz`. */
+  webhookUrls: WebhookUrlRules;
   /** Prometheus: `GET /metrics` and a duration sample per request (README, Operate). */
   metrics?: HttpMetrics;
 }
@@ -78,17 +102,28 @@ export function createHttpApp(options: HttpAppOptions): Express {
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
         },
+        customLogLevel: (req, res, err) => requestLogLevel(req, res, err),
+        // A refused or failed request's line names the error code it was answered with.
+        customSuccessObject: (_req, res, line) => withErrorCode(res, line),
+        customErrorObject: (_req, res, _err, line) => withErrorCode(res, line),
       }),
     );
   }
 
   const probes = operations.filter((op) => op.tag === 'health');
-  mountRoutes(app, operationRoutes(probes, '', healthHandlers(options.ready), NO_GUARDS));
+  mountRoutes(
+    app,
+    operationRoutes(probes, '', healthHandlers(options.ready, options.webhookUrls), NO_GUARDS),
+  );
 
   const docs = Router();
   const title = (options.openApiDocument as { info?: { title?: string } }).info?.title ?? 'API';
   mountRoutes(docs, docsRoutes(`${PROVIDER_PREFIX}/openapi.json`, `${title}: API reference`));
   app.use(docs);
+
+  const icon = Router();
+  mountRoutes(icon, faviconRoutes());
+  app.use(icon);
 
   const operatorConsole = Router();
   mountRoutes(operatorConsole, consoleRoutes());

@@ -174,3 +174,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/** The webhook URLs a process accepts and delivers to, as its `GET /healthz` tells them. */
+export function webhookUrlRules(config: Config): {
+  webhookAllowInsecureUrls: boolean;
+  webhookAllowPrivateUrls: boolean;
+} {
+  return {
+    webhookAllowInsecureUrls: config.webhookAllowInsecureUrls,
+    webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
+  };
+}

@@ -20,7 +20,9 @@ function describe(outcome: ResetOutcome): { code: number; message: string } {
     case 'removed':
       return {
         code: 0,
-        message: `Removed ${outcome.dataDir}. The next pnpm start creates a new demo location and prints its key.`,
+        message:
+          `Removed ${outcome.dataDir}. The next pnpm start creates a new demo location and prints all four export lines anew: ` +
+          'its id and key, and a new BACKOFFICE_TOKEN (paste them all again).',
       };
     case 'absent':
       return { code: 0, message: `Nothing to reset: ${outcome.dataDir} does not exist.` };

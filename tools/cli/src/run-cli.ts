@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createApiRuntime, type ApiRuntime } from '@pis/api';
-import { createValidator, toFailureBody } from '@pis/contract';
+import { createOperatorRuntime, type OperatorRuntime } from '@pis/api';
+import { createValidator, toFailureBody, type ContractValidator } from '@pis/contract';
 import { createLogger, loadConfig } from '@pis/runtime';
 import { COMMANDS, type CliContext } from './commands';
 
@@ -62,12 +62,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
   // real one is required (it may be what protects webhook secrets at rest).
   const embedded = !env.DATABASE_URL;
   const config = loadConfig(embedded ? { BACKOFFICE_TOKEN: 'cli-serves-no-http', ...env } : env);
-  let runtime: ApiRuntime | null = null;
+  // Only what a command needs: the database and the use cases; the schemas it checks are
+  // compiled when it first checks them (a server compiles them all at start).
+  let runtime: OperatorRuntime | null = null;
   try {
-    runtime = await createApiRuntime(config, createLogger('silent'));
+    runtime = await createOperatorRuntime(config, createLogger('silent'));
+    let validator: ContractValidator | null = null;
     const ctx: CliContext = {
       deps: runtime.deps,
-      validator: createValidator(),
+      get validator() {
+        return (validator ??= createValidator({ compile: 'on-first-use' }));
+      },
       keyRevoked: runtime.keyRevoked,
     };
     const outcome = await command.run(ctx, flags);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
 import { createApiRuntime } from '@pis/api';
+import { componentSchemas, createAjv } from '@pis/contract';
 import { authenticate, importFloorPlan } from '@pis/domain';
 import { createLogger, loadConfig } from '@pis/runtime';
 import { runCli } from '../src/run-cli';
@@ -47,6 +48,33 @@ describe('the operator CLI on PostgreSQL', () => {
     const unknown = await cli('key', 'revoke', '--location', location.body.id, '--key', location.body.id);
     expect(unknown.code).toBe(1);
     expect(unknown.body.error.code).toBe('not_found');
+  });
+
+  it('When a command runs, then it builds only what it needs: the database and the schema it checks, not the API (whose validator compiles every schema)', async () => {
+    // Every ajv compilation of this process, by the contract's validator or any other.
+    let proto: object | null = createAjv();
+    while (proto !== null && !Object.prototype.hasOwnProperty.call(proto, 'compile')) {
+      proto = Object.getPrototypeOf(proto);
+    }
+    const compile = jest.spyOn(proto as { compile: (schema: object) => unknown }, 'compile');
+    try {
+      const location = await cli('location', 'create', '--name', 'Lean', '--brand', 'lean');
+      const compiledForCreate = compile.mock.calls.length;
+      const orders = await cli('orders', 'list', '--location', location.body.id, '--status', 'open');
+
+      expect([location.code, orders.code]).toEqual([0, 0]);
+      // One request schema each: LocationCreateRequest, then OrderListQuery.
+      expect([compiledForCreate, compile.mock.calls.length]).toEqual([1, 2]);
+
+      // The API's runtime, for comparison, compiles the whole contract before it answers anything.
+      compile.mockClear();
+      const config = loadConfig({ ...env, REDIS_URL: '' });
+      const api = await createApiRuntime(config, createLogger('silent'));
+      await api.stop();
+      expect(compile.mock.calls.length).toBe(Object.keys(componentSchemas).length);
+    } finally {
+      compile.mockRestore();
+    }
   });
 
   it('When input is invalid, then the CLI answers the contract envelope on stderr with exit code 1', async () => {

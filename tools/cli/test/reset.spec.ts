@@ -38,6 +38,8 @@ describe('pnpm reset', () => {
       status: 0,
       stdout: expect.stringContaining(`Removed ${dir}.`),
     });
+    // The token went with the directory: the message says a new one comes, not only a new key.
+    expect(run.stdout).toContain('a new BACKOFFICE_TOKEN');
     expect(existsSync(dir)).toBe(false);
   });
 

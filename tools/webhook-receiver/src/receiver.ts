@@ -2,11 +2,20 @@ import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
 /**
- * What a provider does with our webhooks, in full: verify the Standard Webhooks signature
- * with the endpoint's secret, answer 2xx, deduplicate by `webhook-id`, order by
+ * What a provider's receiver does with our webhooks: verify the Standard Webhooks signature
+ * with the endpoint's secret, answer 2xx, deduplicate by `webhook-id`. It prints each event as
+ * it arrives; deliveries run concurrently, so a consumer orders them by
  * `data.locationEventSequence`. Usage: WEBHOOK_SECRET=whsec_... PORT=4000 pnpm receiver
  */
-const webhook = new Webhook(process.env.WEBHOOK_SECRET ?? '');
+const secret = process.env.WEBHOOK_SECRET ?? '';
+if (!/^whsec_[A-Za-z0-9+/]+=*$/.test(secret)) {
+  // Started with no secret (or an error body where the secret should be), it would refuse every delivery.
+  process.stderr.write(
+    'WEBHOOK_SECRET must be the whsec_... secret that PUT /webhook-endpoint answered; the receiver did not start\n',
+  );
+  process.exit(2);
+}
+const webhook = new Webhook(secret);
 const seen = new Set<string>();
 
 createServer((req, res) => {

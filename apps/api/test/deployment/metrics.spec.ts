@@ -14,7 +14,7 @@ import {
   waitUntil,
   START_TIMEOUT_MS,
 } from '../support/deployment';
-import { metric } from '../support/prometheus';
+import { metric, promtoolCheck } from '../support/prometheus';
 import { Receiver } from '../support/receiver';
 
 jest.setTimeout(240_000);
@@ -85,6 +85,14 @@ describe('metrics of the API and the worker', () => {
     const health = await request(workerUrl).get('/healthz');
     const ready = await request(workerUrl).get('/readyz');
     expect([health.status, ready.status]).toEqual([200, 200]);
+    // The worker delivers under the same URL rules as the API, and says so as the API does.
+    const apiHealth = await request(api.baseUrl).get('/healthz');
+    expect(health.body).toEqual({
+      status: 'ok',
+      webhookAllowInsecureUrls: true,
+      webhookAllowPrivateUrls: true,
+    });
+    expect(apiHealth.body).toEqual(health.body);
   });
 
   it('When one delivery succeeds and another fails, then the worker counts attempts by outcome and the first attempts in the latency histogram, and the API counts requests by route pattern and status', async () => {
@@ -146,6 +154,18 @@ describe('metrics of the API and the worker', () => {
     expect(added(after, { method: 'PUT', route: pattern, status: '401' })).toBe(1);
     expect(added(after, { method: 'GET', route: pattern, status: '405' })).toBe(1);
     expect(after).not.toContain('r-404');
+  });
+
+  it("When Prometheus's linter reads the API's and the worker's /metrics after traffic, then it finds nothing to complain of", async () => {
+    // After the tests above: failed attempts and refused, unmatched and answered requests are all in the text.
+    for (const baseUrl of [api.baseUrl, workerUrl]) {
+      const text = await scrape(baseUrl);
+
+      expect({ baseUrl, ...promtoolCheck(text) }).toEqual({ baseUrl, code: 0, problems: '' });
+      // prom-client's by-type gauges stay; their `_total` sums, gauges named as counters, are left out.
+      expect(text).toMatch(/^# TYPE nodejs_active_handles gauge$/m);
+      expect(text).not.toMatch(/^nodejs_active_\w+_total/m);
+    }
   });
 
   it('When the worker is stopped, then the outbox lag and the unrelayed events rise while events wait, and fall to 0 once a worker relays them', async () => {
@@ -213,5 +233,7 @@ describe('metrics of an API cluster (API_WORKERS=2)', () => {
     );
     expect(metric(text, 'pis_outbox_lag_seconds')).toBe(0);
     expect(text.match(/^pis_outbox_lag_seconds /gm)).toHaveLength(1);
+    // The merged text is as clean as each process's.
+    expect(promtoolCheck(text)).toEqual({ code: 0, problems: '' });
   });
 });

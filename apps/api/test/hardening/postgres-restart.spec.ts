@@ -239,7 +239,7 @@ const unavailable = privatePostgresUnavailable();
           const health = await anonymous.get('/healthz').timeout({ deadline: REQUEST_DEADLINE_MS });
           expect({ status: health.status, body: health.body }).toEqual({
             status: 200,
-            body: { status: 'ok' },
+            body: expect.objectContaining({ status: 'ok' }),
           });
 
           // The outage lasts until every loop has been refused at least twice, and 1.5 s at least.

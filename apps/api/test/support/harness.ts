@@ -34,6 +34,12 @@ export const testResolver: Resolver = async (hostname) => {
   return addresses;
 };
 
+/** Production's webhook URL rules: https only, public receivers only (the test runtimes allow both). */
+export const WITHOUT_WEBHOOK_FLAGS: Record<string, string> = {
+  WEBHOOK_ALLOW_INSECURE_URLS: 'false',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'false',
+};
+
 export interface TableMapping {
   externalTableId: string;
   tableId: string;

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
 /** One sample line of the Prometheus text format: `name{label="value",...} number`. */
 interface Sample {
   name: string;
@@ -24,4 +27,22 @@ export function metric(text: string, name: string, labels: Record<string, string
     (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
   );
   return matching.length === 0 ? undefined : matching.reduce((sum, s) => sum + s.value, 0);
+}
+
+/** Debian's `prometheus` package puts Prometheus's linter here. */
+export const PROMTOOL = process.env['PIS_PROMTOOL'] ?? '/usr/bin/promtool';
+
+/**
+ * What `promtool check metrics` says of a scrape: its exit code and its complaints (the
+ * linter Prometheus's maintainers use for names, types, suffixes and help texts).
+ */
+export function promtoolCheck(text: string): { code: number | null; problems: string } {
+  if (!existsSync(PROMTOOL)) {
+    throw new Error(
+      `no promtool at ${PROMTOOL}: install Debian's package (apt-get update && apt-get install -y prometheus) or set PIS_PROMTOOL`,
+    );
+  }
+  const run = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
+  if (run.error) throw run.error;
+  return { code: run.status, problems: `${run.stdout}${run.stderr}`.trim() };
 }

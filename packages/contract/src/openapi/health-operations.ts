@@ -10,7 +10,8 @@ export const healthOperations: OperationSpec[] = [
     path: '/healthz',
     summary: 'Liveness: the process is up',
     description:
-      'Answers as long as the process runs, whatever its database does; restart the process when it does not.',
+      'Answers as long as the process runs, whatever its database does; restart the process when it does not. ' +
+      'It also tells which webhook URLs this deployment accepts, so a setup can check that before it registers one.',
     success: { status: 200, description: 'the process is up', schema: 'HealthResponse' },
     errors: { 400: 'validation_failed: the request is not valid HTTP/1.1', 500: 'internal_error' },
   },

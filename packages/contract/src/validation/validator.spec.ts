@@ -104,3 +104,24 @@ describe('validationFailure', () => {
     });
   });
 });
+
+describe('Compiling on first use (the CLI)', () => {
+  it('When schemas are compiled as they are first used, then every answer is the one the eager validator gives', () => {
+    const lazy = createValidator({ compile: 'on-first-use' });
+    const bodies = [
+      fullReservationBody(),
+      minimalReservationBody(),
+      withValue(fullReservationBody(), '/guest/nickname', 'x'),
+      { externalId: '' },
+      null,
+    ];
+
+    for (const body of bodies) {
+      expect(lazy.reservationRequest(body)).toEqual(validator.reservationRequest(body));
+      // A second use answers from the compiled schema.
+      expect(lazy.reservationRequest(body)).toEqual(validator.reservationRequest(body));
+    }
+    expect(lazy.floorPlanImportRequest(importBody())).toEqual(validator.floorPlanImportRequest(importBody()));
+    expect(lazy.orderListQuery({ status: 'nope' })).toEqual(validator.orderListQuery({ status: 'nope' }));
+  });
+});

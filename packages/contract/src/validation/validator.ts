@@ -43,15 +43,29 @@ export function createAjv(): Ajv2020 {
   });
 }
 
-export function createValidator(): ContractValidator {
+export interface ValidatorOptions {
+  /**
+   * `eager` (the default, for a server): every schema is compiled at once, so a broken
+   * schema stops the start and no request waits for a compilation. `on-first-use`: each
+   * when first used, for a one-shot process (the CLI) that checks one or two shapes.
+   */
+  compile?: 'eager' | 'on-first-use';
+}
+
+export function createValidator(options: ValidatorOptions = {}): ContractValidator {
   const ajv = createAjv();
   const compiled = new Map<ComponentName, ValidateFunction>();
-  for (const [name, schema] of Object.entries(componentSchemas)) {
-    compiled.set(name as ComponentName, ajv.compile(schema));
+  const compile = (name: ComponentName) => {
+    const fn = ajv.compile(componentSchemas[name]);
+    compiled.set(name, fn);
+    return fn;
+  };
+  if (options.compile !== 'on-first-use') {
+    for (const name of Object.keys(componentSchemas)) compile(name as ComponentName);
   }
   // The compiled schema is the type's own source, so a value it accepts has that type.
   const check = <T = unknown>(name: ComponentName, value: unknown): Checked<T> => {
-    const fn = compiled.get(name)!;
+    const fn = compiled.get(name) ?? compile(name);
     return fn(value) ? valid(value as T) : invalid(toDetails(fn.errors));
   };
   const request = <T>(name: ComponentName, value: unknown) => check<T>(name, value);

@@ -42,6 +42,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       );
     }
     if (res.headersSent) return res.end();
+    // For the request's log line (app.ts).
+    res.locals.errorCode = answer.code;
     res.status(answer.status).set(answer.headers).json(answer.toEnvelope());
   };
 }

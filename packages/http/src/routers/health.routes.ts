@@ -1,11 +1,21 @@
 import { HttpError } from '../errors/http-error';
 import type { RouteHandlers } from './operation-routes';
 
-/** `/healthz` answers while the process runs; `/readyz` only while `ready` says it can serve. */
-export function healthHandlers(ready: () => Promise<boolean>): RouteHandlers {
+/** Which webhook URLs the deployment accepts: `WEBHOOK_ALLOW_INSECURE_URLS`, `WEBHOOK_ALLOW_PRIVATE_URLS`. */
+export interface WebhookUrlRules {
+  webhookAllowInsecureUrls: boolean;
+  webhookAllowPrivateUrls: boolean;
+}
+
+/**
+ * `/healthz` answers while the process runs, with the webhook URL rules it applies;
+ * `/readyz` only while `ready` says it can serve.
+ */
+export function healthHandlers(ready: () => Promise<boolean>, rules: WebhookUrlRules): RouteHandlers {
+  const health = { status: 'ok', ...rules };
   return {
     getHealth: (_req, res) => {
-      res.json({ status: 'ok' });
+      res.json(health);
     },
     getReadiness: async (_req, res, next) => {
       if (await ready().catch(() => false)) return res.json({ status: 'ready' });

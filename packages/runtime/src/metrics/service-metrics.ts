@@ -63,6 +63,17 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 let processRegistry: Registry | null = null;
 
 /**
+ * prom-client's gauges whose names end in `_total`, a suffix Prometheus keeps for counters
+ * (`promtool check metrics` refuses them); each is the sum over `type` of the gauge of the
+ * same name without the suffix, which stays.
+ */
+const DROPPED_DEFAULT_METRICS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+/**
  * prom-client's process metrics, collected once per process whatever the number of runtimes
  * in it (tests and the CLI make many; each collection would start its own event-loop monitor).
  */
@@ -70,6 +81,7 @@ function processMetrics(): Registry {
   if (processRegistry === null) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of DROPPED_DEFAULT_METRICS) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }

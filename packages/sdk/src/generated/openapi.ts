@@ -791,7 +791,7 @@ export interface paths {
     };
     /**
      * Liveness: the process is up
-     * @description Answers as long as the process runs, whatever its database does; restart the process when it does not.
+     * @description Answers as long as the process runs, whatever its database does; restart the process when it does not. It also tells which webhook URLs this deployment accepts, so a setup can check that before it registers one.
      */
     get: operations['getHealth'];
     put?: never;
@@ -1883,6 +1883,10 @@ export interface components {
        * @constant
        */
       status: 'ok';
+      /** @description whether this deployment accepts and delivers to http:// webhook URLs (WEBHOOK_ALLOW_INSECURE_URLS; false in production) */
+      webhookAllowInsecureUrls: boolean;
+      /** @description whether this deployment accepts and delivers to loopback, private and link-local webhook receivers (WEBHOOK_ALLOW_PRIVATE_URLS; false in production) */
+      webhookAllowPrivateUrls: boolean;
     };
     ReadinessResponse: {
       /**

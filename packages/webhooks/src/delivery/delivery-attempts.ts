@@ -111,7 +111,8 @@ export class DeliveryAttempts {
     );
     if (endpointDisabled) endpoints.forget?.(delivery.locationId);
     this.observe({ delivery, attemptedAt, result, decision });
-    logger.info(
+    // A failed attempt (retried or not) is worth an operator's eye; a delivered one is routine.
+    logger[decision.kind === 'succeeded' ? 'info' : 'warn'](
       {
         deliveryId: delivery.id,
         eventId: delivery.event.id,
