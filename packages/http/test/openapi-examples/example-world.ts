@@ -107,6 +107,7 @@ export class ExampleWorld {
       rateLimiter,
       hooks: { keyRevoked: () => undefined },
       ready: async () => this.readyNow,
+      webhookUrls: { webhookAllowInsecureUrls: false, webhookAllowPrivateUrls: false },
     });
   }
 
