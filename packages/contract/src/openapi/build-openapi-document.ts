@@ -1,5 +1,6 @@
 import { componentSchemas } from '../schemas/components';
 import type { OperationSpec } from './operation-spec';
+import { idempotencyKeyParameter, takesIdempotencyKey, withIdempotencyErrors } from './idempotency';
 import { operations } from './operations';
 import { OVERVIEW } from './overview';
 import { errorResponse, headers, responseHeaders } from './responses';
@@ -46,6 +47,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     components: {
       schemas: componentsSchemas(),
       headers,
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       securitySchemes: {
         providerKey: {
           type: 'http',
@@ -65,11 +67,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 }
 
 function operationObject(op: OperationSpec): Record<string, unknown> {
-  const parameters = [...pathParameters(op), ...queryParameters(op)];
+  const idempotent = takesIdempotencyKey(op);
+  const parameters = [
+    ...pathParameters(op),
+    ...queryParameters(op),
+    ...(idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
   const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
-  for (const [status, description] of Object.entries(op.errors)) {
-    responses[status] = errorResponse(Number(status) as keyof typeof op.errors, description, rateLimited);
+  const errors = idempotent ? withIdempotencyErrors(op.errors) : op.errors;
+  for (const [status, description] of Object.entries(errors)) {
+    responses[status] = errorResponse(
+      Number(status) as keyof typeof errors,
+      description,
+      rateLimited,
+      idempotent,
+    );
   }
   return {
     operationId: op.operationId,
@@ -97,7 +110,7 @@ function successResponse(op: OperationSpec) {
         };
   return {
     description,
-    headers: responseHeaders(status, op.security === 'providerKey'),
+    headers: responseHeaders(status, op.security === 'providerKey', takesIdempotencyKey(op)),
     ...(content ? { content } : {}),
   };
 }

@@ -1897,7 +1897,9 @@ export interface components {
           | 'events_expired'
           | 'rate_limited'
           | 'internal_error'
-          | 'sandbox_only';
+          | 'sandbox_only'
+          | 'idempotency_key_reused'
+          | 'idempotency_in_progress';
         message: string;
         occupiedBy: components['schemas']['OccupiedBy'];
         details?: components['schemas']['ValidationDetail'][];
@@ -1915,7 +1917,10 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+    IdempotencyKey: string;
+  };
   requestBodies: never;
   headers: {
     /** @description the id of this request, also in the service logs; quote it when reporting a problem */
@@ -1928,6 +1933,8 @@ export interface components {
     XRateLimitLimit: number;
     /** @description requests the key may still make in the current window, this one counted */
     XRateLimitRemaining: number;
+    /** @description present, and `true`, when this is the kept answer of an earlier request with the same Idempotency-Key, replayed: nothing ran again */
+    IdempotentReplayed: 'true';
     /** @description whole seconds until the current window ends and the count starts over (not a date) */
     XRateLimitReset: number;
   };
@@ -2031,7 +2038,10 @@ export interface operations {
   createReservation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2045,6 +2055,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2078,10 +2089,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description duplicate_reservation (the externalId exists), floorplan_not_published (tableIds before the first publish) or table_occupied */
+      /** @description duplicate_reservation (the externalId exists), floorplan_not_published (tableIds before the first publish) or table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2117,10 +2129,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id */
+      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2423,7 +2436,10 @@ export interface operations {
   importFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2437,6 +2453,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2470,10 +2487,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description draft_not_empty: rooms exist and replaceDraft is not true, or the plan has been published (import is closed for good) */
+      /** @description draft_not_empty: rooms exist and replaceDraft is not true, or the plan has been published (import is closed for good); idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2509,10 +2527,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas */
+      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2872,7 +2891,10 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2882,6 +2904,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2906,6 +2929,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2960,7 +3012,10 @@ export interface operations {
   testWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2970,6 +3025,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2994,6 +3050,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3140,7 +3225,10 @@ export interface operations {
   redeliverWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the id of a delivery record */
         deliveryId: string;
@@ -3153,6 +3241,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3177,6 +3266,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3424,7 +3542,10 @@ export interface operations {
   recoverWebhooks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3438,6 +3559,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3475,6 +3597,21 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3488,6 +3625,7 @@ export interface operations {
       410: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3523,10 +3661,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled */
+      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3622,7 +3761,10 @@ export interface operations {
   sandboxPublishFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3632,6 +3774,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3665,10 +3808,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: there is no floor plan to publish; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3826,7 +3984,10 @@ export interface operations {
   sandboxOpenWalkInOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3840,6 +4001,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3886,10 +4048,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied or floorplan_not_published */
+      /** @description table_occupied or floorplan_not_published; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3925,10 +4088,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id */
+      /** @description validation_failed or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3983,7 +4147,10 @@ export interface operations {
   sandboxAddOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4000,6 +4167,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4050,6 +4218,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4059,10 +4228,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4098,10 +4268,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4156,7 +4327,10 @@ export interface operations {
   sandboxVoidOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4171,6 +4345,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4208,6 +4383,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4217,10 +4393,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4275,7 +4466,10 @@ export interface operations {
   sandboxAddOrderDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4292,6 +4486,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4342,6 +4537,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4351,10 +4547,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4390,10 +4587,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4448,7 +4646,10 @@ export interface operations {
   sandboxAddOrderPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4465,6 +4666,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4515,6 +4717,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4524,10 +4727,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4563,10 +4767,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4621,7 +4826,10 @@ export interface operations {
   sandboxSetOrderServiceStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4638,6 +4846,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4688,6 +4897,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4697,10 +4907,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4736,10 +4947,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status */
+      /** @description validation_failed: an unknown status; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4794,7 +5006,10 @@ export interface operations {
   sandboxMoveOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4811,6 +5026,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4861,6 +5077,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4870,10 +5087,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied */
+      /** @description table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4909,10 +5127,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4967,7 +5186,10 @@ export interface operations {
   sandboxCloseOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4980,6 +5202,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5017,6 +5240,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5026,10 +5250,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5084,7 +5323,10 @@ export interface operations {
   sandboxVoidOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -5097,6 +5339,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5134,6 +5377,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5143,10 +5387,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5201,7 +5460,10 @@ export interface operations {
   createLocation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5215,6 +5477,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5242,6 +5505,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description validation_failed: the body is larger than 1 MiB */
       413: {
         headers: {
@@ -5262,10 +5536,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed */
+      /** @description validation_failed; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5297,7 +5572,10 @@ export interface operations {
   issueApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5310,6 +5588,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5331,6 +5610,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5557,7 +5859,10 @@ export interface operations {
   publishFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5570,6 +5875,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5591,16 +5897,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: there is no floor plan to publish; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5820,7 +6139,10 @@ export interface operations {
   openWalkInOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5837,6 +6159,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5868,16 +6191,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied or floorplan_not_published */
+      /** @description table_occupied or floorplan_not_published; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5904,10 +6229,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id */
+      /** @description validation_failed or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5939,7 +6265,10 @@ export interface operations {
   addOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5958,6 +6287,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5989,16 +6319,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6025,10 +6357,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6060,7 +6393,10 @@ export interface operations {
   voidOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6077,6 +6413,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6098,16 +6435,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6139,7 +6489,10 @@ export interface operations {
   addOrderDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6158,6 +6511,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6189,16 +6543,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6225,10 +6581,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6260,7 +6617,10 @@ export interface operations {
   addOrderPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6279,6 +6639,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6310,16 +6671,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6346,10 +6709,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6381,7 +6745,10 @@ export interface operations {
   setOrderServiceStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6400,6 +6767,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6431,16 +6799,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6467,10 +6837,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status */
+      /** @description validation_failed: an unknown status; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6502,7 +6873,10 @@ export interface operations {
   moveOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6521,6 +6895,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6552,16 +6927,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied */
+      /** @description table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6588,10 +6965,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6623,7 +7001,10 @@ export interface operations {
   closeOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6638,6 +7019,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6659,16 +7041,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6700,7 +7095,10 @@ export interface operations {
   voidOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6715,6 +7113,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6736,16 +7135,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6856,7 +7268,10 @@ export interface operations {
   redeliverLocationWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6871,6 +7286,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6892,6 +7308,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
