@@ -36,4 +36,6 @@ it renders is \`GET /api/provider/v1/openapi.json\`.
 Every error has the same envelope; clients branch on error.code only and fall back on the HTTP
 status class for a code they do not know. An unknown route answers 404 and a known route with
 another method 405, both not_found. Request bodies are closed: unknown properties are refused
-(422), except posOrderId in a reservation.`;
+(422), except posOrderId in a reservation. Every POST takes an optional Idempotency-Key: the same
+key with the same request within 24 hours answers the first answer again (Idempotent-Replayed:
+true) and changes nothing.`;
