@@ -30,10 +30,8 @@ export type IdempotencyScope = (req: Request, locals: Record<string, unknown>) =
  */
 export function idempotency(options: IdempotencyOptions, scopeOf: IdempotencyScope): RequestHandler {
   const { store, clock, ids } = options;
-  return async (req, res, next) => {
-    const sent = req.headersDistinct['idempotency-key'];
-    if (sent === undefined) return next();
-    const key = checkedKey(sent);
+  const withKey: RequestHandler = async (req, res, next) => {
+    const key = checkedKey(req.headersDistinct['idempotency-key']!);
     const request = { scope: scopeOf(req, res.locals), key, fingerprint: fingerprintOf(req) };
     const start = await store.begin(request, ids.uuid(), clock.now());
     switch (start.kind) {
@@ -56,6 +54,10 @@ export function idempotency(options: IdempotencyOptions, scopeOf: IdempotencySco
         );
     }
   };
+  // Without the header: one lookup in the parsed headers, no promise (`headersDistinct`, every
+  // header's lines, is built on first use, so only a request with a key pays for it).
+  return (req, res, next) =>
+    req.headers['idempotency-key'] === undefined ? next() : withKey(req, res, next);
 }
 
 const KEY_RULE = `${IDEMPOTENCY_KEY_HEADER} must be 1 to 255 printable ASCII characters (U+0020 to U+007E)`;
