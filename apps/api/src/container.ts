@@ -23,7 +23,8 @@ import {
 import {
   deliverySettingsFrom,
   HttpWebhookSender,
-  IdempotencyRetentionLoop,
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
   InProcessDelivery,
   RetentionLoop,
   SignedTestSender,
@@ -182,7 +183,7 @@ export function buildApiContainer(
     (p: Persistence, deps: Deps) =>
       config.redisUrl !== null
         ? null
-        : new IdempotencyRetentionLoop({ store: p.idempotency, clock: deps.clock, logger }),
+        : idempotencyRetentionLoop({ store: p.idempotency, clock: deps.clock, logger }),
     [TOKENS.Persistence, TOKENS.Deps],
   );
 

@@ -9,7 +9,8 @@ import {
 import { databaseModeCipher, ServiceMetrics, SystemClock, type Config, type Logger } from '@pis/runtime';
 import {
   deliverySettingsFrom,
-  IdempotencyRetentionLoop,
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
   QueuedDelivery,
   RetentionLoop,
   type Resolver,
@@ -104,7 +105,7 @@ export function buildWorkerContainer(
 
   c.bind<IdempotencyRetentionLoop>(TOKENS.KeyRetention).toResolvedValue(
     (persistence: Persistence) =>
-      new IdempotencyRetentionLoop({ store: persistence.idempotency, clock: new SystemClock(), logger }),
+      idempotencyRetentionLoop({ store: persistence.idempotency, clock: new SystemClock(), logger }),
     [TOKENS.Persistence],
   );
   return c;

@@ -35,7 +35,8 @@ export { DeliveryWorker } from './queue/delivery-worker';
 export { QueuedDelivery, type QueuedDeliveryOptions } from './queue/queued-delivery';
 export { RetentionLoop, type RetentionLoopOptions } from './retention/retention-loop';
 export {
-  IdempotencyRetentionLoop,
-  type IdempotencyRetentionLoopOptions,
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
+  type IdempotencyRetentionOptions,
 } from './retention/idempotency-retention-loop';
 export { InProcessDelivery, type InProcessDeliveryOptions } from './in-process/in-process-delivery';
