@@ -8,6 +8,7 @@ import {
   type IdempotentRequest,
   type IdempotentStart,
 } from '@pis/domain';
+import { useAdapters } from './adapter-set';
 
 export interface IdempotencyAdapters {
   store: IdempotencyStore;
@@ -41,18 +42,8 @@ export function describeIdempotencyStoreContract(
   make: () => Promise<IdempotencyAdapters>,
 ): void {
   describe(`${name}: idempotency store contract`, () => {
-    let adapters: IdempotencyAdapters | null = null;
-    beforeAll(async () => {
-      adapters = await make();
-    });
-    afterAll(async () => {
-      await adapters?.close?.();
-      adapters = null;
-    });
-    const store = (): IdempotencyStore => {
-      if (adapters === null) throw new Error('the store is used outside the suite');
-      return adapters.store;
-    };
+    const adapters = useAdapters(make);
+    const store = (): IdempotencyStore => adapters().store;
 
     it('When a key is first used, then it is claimed, the same request meanwhile is in progress, and once answered it is replayed as kept', async () => {
       const request = aRequest();
