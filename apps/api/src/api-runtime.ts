@@ -3,7 +3,12 @@ import type { Container } from 'inversify';
 import type { Deps } from '@pis/domain';
 import type { Database } from '@pis/persistence';
 import type { Config, Logger } from '@pis/runtime';
-import type { HttpWebhookSender, InProcessDelivery, RetentionLoop } from '@pis/webhooks';
+import type {
+  HttpWebhookSender,
+  IdempotencyRetentionLoop,
+  InProcessDelivery,
+  RetentionLoop,
+} from '@pis/webhooks';
 import { buildApiContainer, type ApiOverrides } from './container';
 import type { KeyRevocations } from './key-revocations';
 import { lockDataDir } from './data-dir-lock';
@@ -18,7 +23,7 @@ export interface ApiRuntime {
   secrets: ResolvedSecrets;
   /** Tells every API process that a key was revoked (cache invalidation). */
   keyRevoked(keyId: string): Promise<void>;
-  /** Starts the background work: key revocation listener, in-process webhook delivery. */
+  /** Starts the background work: key revocation listener, in-process webhook delivery, retention. */
   start(): Promise<void>;
   /** Stops the background work and closes the database (after the HTTP server has closed). */
   stop(): Promise<void>;
@@ -83,6 +88,7 @@ export async function createApiRuntime(
   const revocations = await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations);
   const delivery = await container.getAsync<InProcessDelivery | null>(TOKENS.Delivery);
   const retention = await container.getAsync<RetentionLoop | null>(TOKENS.Retention);
+  const keyRetention = await container.getAsync<IdempotencyRetentionLoop | null>(TOKENS.KeyRetention);
   const testSender = await container.getAsync<HttpWebhookSender>(TOKENS.TestSender);
   const rateLimits = await container.getAsync<RateLimitSetup>(TOKENS.RateLimits);
   return {
@@ -95,8 +101,10 @@ export async function createApiRuntime(
       await revocations.start();
       await delivery?.start();
       retention?.start();
+      keyRetention?.start();
     },
     async stop() {
+      await keyRetention?.stop();
       await retention?.stop();
       await delivery?.stop();
       await revocations.stop();

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { Container } from 'inversify';
 import type { Express } from 'express';
-import type { AccessQueries, Deps, WebhookUrlPolicy } from '@pis/domain';
+import type { AccessQueries, Clock, Deps, WebhookUrlPolicy } from '@pis/domain';
 import { buildOpenApiDocument, createValidator, type ContractValidator } from '@pis/contract';
 import { CachedAccessQueries, createHttpApp } from '@pis/http';
 import {
@@ -24,6 +24,8 @@ import {
 import {
   deliverySettingsFrom,
   HttpWebhookSender,
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
   InProcessDelivery,
   RetentionLoop,
   SignedTestSender,
@@ -41,6 +43,8 @@ export interface ApiOverrides {
   resolver?: Resolver;
   /** PostgreSQL pool size per pool (units of work, reads). */
   poolSize?: number;
+  /** The service clock (tests move it; default the system clock). */
+  clock?: Clock;
 }
 
 /**
@@ -124,7 +128,7 @@ export function buildApiContainer(
       uow: p.uow,
       plainWrites: p.plainWrites,
       queries: { ...p.queries, access },
-      clock: new SystemClock(),
+      clock: overrides.clock ?? new SystemClock(),
       ids: new RandomIdGenerator(),
       hasher: new Sha256KeyHasher(),
       secrets: new CryptoSecretFactory(),
@@ -175,6 +179,15 @@ export function buildApiContainer(
     [TOKENS.Persistence, TOKENS.Deps],
   );
 
+  // Idempotency keys past their 24 hours go where events past retention go.
+  c.bind<IdempotencyRetentionLoop | null>(TOKENS.KeyRetention).toResolvedValue(
+    (p: Persistence, deps: Deps) =>
+      config.redisUrl !== null
+        ? null
+        : idempotencyRetentionLoop({ store: p.idempotency, clock: deps.clock, logger }),
+    [TOKENS.Persistence, TOKENS.Deps],
+  );
+
   c.bind<RateLimitSetup>(TOKENS.RateLimits).toResolvedValue(() => rateLimitSetup(config, logger));
 
   c.bind<Express>(TOKENS.HttpApp).toResolvedValue(
@@ -186,6 +199,7 @@ export function buildApiContainer(
       db: Database,
       metrics: ServiceMetrics,
       rateLimits: RateLimitSetup,
+      p: Persistence,
     ) =>
       createHttpApp({
         deps,
@@ -201,6 +215,7 @@ export function buildApiContainer(
         },
         webhookUrls: webhookUrlRules(config),
         metrics,
+        idempotency: p.idempotency,
       }),
     [
       TOKENS.Deps,
@@ -210,6 +225,7 @@ export function buildApiContainer(
       TOKENS.Database,
       TOKENS.Metrics,
       TOKENS.RateLimits,
+      TOKENS.Persistence,
     ],
   );
   return c;

@@ -13,6 +13,7 @@ export const TOKENS = {
   KeyRevocations: Symbol.for('pis.KeyRevocations'),
   Delivery: Symbol.for('pis.Delivery'),
   Retention: Symbol.for('pis.Retention'),
+  KeyRetention: Symbol.for('pis.KeyRetention'),
   Metrics: Symbol.for('pis.Metrics'),
   RateLimits: Symbol.for('pis.RateLimits'),
   HttpApp: Symbol.for('pis.HttpApp'),

@@ -7,7 +7,14 @@ import {
   type Persistence,
 } from '@pis/persistence';
 import { databaseModeCipher, ServiceMetrics, SystemClock, type Config, type Logger } from '@pis/runtime';
-import { deliverySettingsFrom, QueuedDelivery, RetentionLoop, type Resolver } from '@pis/webhooks';
+import {
+  deliverySettingsFrom,
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
+  QueuedDelivery,
+  RetentionLoop,
+  type Resolver,
+} from '@pis/webhooks';
 import { TOKENS } from './tokens';
 import type { WorkerSettings } from './worker-settings';
 
@@ -93,6 +100,12 @@ export function buildWorkerContainer(
         retentionDays: config.eventRetentionDays,
         logger,
       }),
+    [TOKENS.Persistence],
+  );
+
+  c.bind<IdempotencyRetentionLoop>(TOKENS.KeyRetention).toResolvedValue(
+    (persistence: Persistence) =>
+      idempotencyRetentionLoop({ store: persistence.idempotency, clock: new SystemClock(), logger }),
     [TOKENS.Persistence],
   );
   return c;

@@ -7,5 +7,6 @@ export const TOKENS = {
   Persistence: Symbol.for('pis.worker.Persistence'),
   Delivery: Symbol.for('pis.worker.Delivery'),
   Retention: Symbol.for('pis.worker.Retention'),
+  KeyRetention: Symbol.for('pis.worker.KeyRetention'),
   Metrics: Symbol.for('pis.worker.Metrics'),
 } as const;

@@ -1,6 +1,6 @@
 import type { Database } from '@pis/persistence';
 import { webhookUrlRules, type Config, type Logger, type ServiceMetrics } from '@pis/runtime';
-import type { QueuedDelivery, RetentionLoop } from '@pis/webhooks';
+import type { IdempotencyRetentionLoop, QueuedDelivery, RetentionLoop } from '@pis/webhooks';
 import { buildWorkerContainer, type WorkerOverrides } from './container';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 import { TOKENS } from './tokens';
@@ -28,6 +28,7 @@ export async function createWorkerRuntime(
   const delivery = await container.getAsync<QueuedDelivery>(TOKENS.Delivery);
   const metrics = await container.getAsync<ServiceMetrics>(TOKENS.Metrics);
   const retention = await container.getAsync<RetentionLoop>(TOKENS.Retention);
+  const keyRetention = await container.getAsync<IdempotencyRetentionLoop>(TOKENS.KeyRetention);
   let server: MetricsServer | null = null;
   const ready = async () => {
     await db.query('SELECT 1');
@@ -42,9 +43,11 @@ export async function createWorkerRuntime(
       server = await startMetricsServer(metrics, ready, health, settings.metricsPort, logger);
       await delivery.start();
       retention.start();
+      keyRetention.start();
       return { metricsPort: server.port };
     },
     async stop() {
+      await keyRetention.stop();
       await retention.stop();
       await delivery.stop();
       await server?.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   appendEvents,
   deliveries,
@@ -163,5 +164,39 @@ describe('the worker process and retention', () => {
 
     expect(await kept()).toEqual(fresh.map((e) => e.id));
     expect(world.worker.log).toContain('"msg":"events past retention pruned with their deliveries"');
+  });
+});
+
+describe('the worker process and idempotency keys', () => {
+  const world = useWorkerWorld('worker-idempotency');
+
+  it('When idempotency keys are past their 24 hours, then the worker prunes them by itself from its start; current ones stay', async () => {
+    const { h, prefix } = world;
+    const scope = `key:${randomUUID()}/location:${randomUUID()}`;
+    // Kept answers as the API stores them: one whose 24 hours ended a minute ago, one current.
+    await h.db.dataSource.query(
+      `INSERT INTO idempotency_keys (scope, key, fingerprint, claim, created_at, expires_at, locked_until,
+                                     response_status, response_body)
+       VALUES ($1, 'expired', 'f', 'c', now() - interval '1 day 1 minute', now() - interval '1 minute',
+               now() - interval '1 day', 201, 'v1.x.y.z'),
+              ($1, 'current', 'f', 'c', now(), now() + interval '1 day', now() + interval '30 seconds',
+               201, 'v1.x.y.z')`,
+      [scope],
+    );
+    const keys = async () =>
+      (
+        (await h.db.dataSource.query(`SELECT key FROM idempotency_keys WHERE scope = $1 ORDER BY key`, [
+          scope,
+        ])) as { key: string }[]
+      ).map((r) => r.key);
+
+    world.worker = await WorkerProcess.start(workerEnv(h, SHARED_REDIS_URL, prefix));
+    const deadline = Date.now() + 30_000;
+    while ((await keys()).length > 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    expect(await keys()).toEqual(['current']);
+    expect(world.worker.log).toContain('"msg":"idempotency keys past their 24 hours pruned"');
   });
 });

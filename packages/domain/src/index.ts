@@ -44,6 +44,8 @@ export * from './webhooks/webhook-endpoint-repository.port';
 export * from './webhooks/delivery-pipeline.port';
 export * from './webhooks/pipeline-backlog.port';
 export * from './webhooks/webhook-test.port';
+export * from './idempotency/idempotent-request';
+export * from './idempotency/idempotency-store.port';
 export * from './system/system.port';
 export * from './system/unit-of-work.port';
 export * from './system/unavailable-error';

@@ -1,7 +1,7 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
-import type { Deps } from '@pis/domain';
+import type { Deps, IdempotencyStore } from '@pis/domain';
 import { operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
 import { consoleRoutes } from './console/console.routes';
@@ -10,6 +10,7 @@ import { faviconRoutes } from './favicon';
 import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
+import { idempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import type { KeyRateLimiter } from './middleware/key-rate-limiter';
 import { metricsEndpoint, requestTiming, type HttpMetrics } from './middleware/metrics';
@@ -24,7 +25,8 @@ import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
 
 export const PROVIDER_PREFIX = '/api/provider/v1';
-const NO_GUARDS: RouteGuards = { before: [], body: (_req, _res, next) => next(), after: [] };
+const pass: RequestHandler = (_req, _res, next) => next();
+const NO_GUARDS: RouteGuards = { before: [], body: pass, after: [], idempotent: pass };
 export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
 
 /**
@@ -74,12 +76,15 @@ export interface HttpAppOptions {
   webhookUrls: WebhookUrlRules;
   /** Prometheus: `GET /metrics` and a duration sample per request (README, Operate). */
   metrics?: HttpMetrics;
+  /** Where `Idempotency-Key` requests keep their answers (docs/decisions/0200-idempotency-keys.md). */
+  idempotency: IdempotencyStore;
 }
 
 /**
  * The Express application: provider API, operator surface, health, the OpenAPI document,
  * the API reference page rendered from it and the operator console.
- * Checks run in the contract's order: authentication, rate limit, body, then the use case.
+ * Checks run in the contract's order: authentication, rate limit, body, then (on a POST) the
+ * `Idempotency-Key`, then the use case.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const { deps, validator, logger } = options;
@@ -144,10 +149,16 @@ export function createHttpApp(options: HttpAppOptions): Express {
       ],
     },
   ]);
+  const keys = { store: options.idempotency, clock: deps.clock, ids: deps.ids, logger };
   const providerGuards = {
     before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
     body: jsonBody(),
     after: [uuidParams()],
+    // A key is the credential's at the location it acts on.
+    idempotent: idempotency(keys, (_req, locals) => {
+      const { keyId, locationId } = principalOf(locals);
+      return `key:${keyId}/location:${locationId}`;
+    }),
   };
   const simulator = operations.filter((op) => op.tag === 'sandbox');
   const providerOps = operations.filter((op) => op.tag !== 'sandbox');
@@ -168,6 +179,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
     before: [backofficeAuth(options.backofficeToken)],
     body: jsonBody(),
     after: [uuidParams()],
+    // One operator credential; the location is the one the path names, if any.
+    idempotent: idempotency(keys, (req) => `backoffice/location:${String(req.params.locationId ?? '-')}`),
   };
   mountRoutes(
     backoffice,

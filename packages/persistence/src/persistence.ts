@@ -1,6 +1,7 @@
 import type {
   DeliveryPipelineStore,
   EventRetention,
+  IdempotencyStore,
   IdGenerator,
   PipelineBacklog,
   PlainReservationWrites,
@@ -14,6 +15,7 @@ import {
   PgOutboxSignals,
 } from './adapters/pg-delivery-pipeline';
 import { PgEventFeedQueries, PgEventRetention } from './adapters/pg-event-feed';
+import { PgIdempotencyStore } from './adapters/pg-idempotency-store';
 import { SqlPlainReservationWrites } from './adapters/sql-plain-reservation-writes';
 import { PgUnitOfWork, type UnitOfWorkSettings } from './adapters/pg-unit-of-work';
 import type { Database } from './db/database';
@@ -26,7 +28,7 @@ import { PgReservationQueries } from './queries/pg-reservation-queries';
 import { PgWebhookQueries } from './queries/pg-webhook-queries';
 
 export interface PersistenceSettings extends UnitOfWorkSettings {
-  /** Protects webhook secrets at rest. */
+  /** Protects webhook secrets and kept answers of idempotent requests at rest. */
   cipher: SecretCipher;
   /** Ids of the deliveries the relay creates (default: random UUIDs). */
   ids?: IdGenerator;
@@ -43,6 +45,8 @@ export interface Persistence {
   backlog: PipelineBacklog;
   /** Prunes events past retention with their deliveries and attempts. */
   retention: EventRetention;
+  /** `Idempotency-Key` requests and their kept answers (encrypted with `cipher`). */
+  idempotency: IdempotencyStore;
 }
 
 const randomIds: IdGenerator = { uuid: () => crypto.randomUUID() };
@@ -63,6 +67,7 @@ export function createPersistence(db: Database, settings: PersistenceSettings): 
       events: new PgEventFeedQueries(db),
     },
     retention: new PgEventRetention(db),
+    idempotency: new PgIdempotencyStore(db, settings.cipher),
     pipeline: {
       relay: new PgOutboxRelayStore(db, settings.ids ?? randomIds),
       leases: new PgDeliveryLeases(db),

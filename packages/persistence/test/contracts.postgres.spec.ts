@@ -1,4 +1,8 @@
-import { describeAllPortContracts, describeInspectionContracts } from '@pis/testing';
+import {
+  describeAllPortContracts,
+  describeIdempotencyStoreContract,
+  describeInspectionContracts,
+} from '@pis/testing';
 import { inspectable, postgresStore } from './support/harness';
 
 // Each suite gets its own database (its `make` runs once, in beforeAll). Its sessions run in
@@ -7,3 +11,7 @@ import { inspectable, postgresStore } from './support/harness';
 const store = async () => inspectable(await postgresStore(5, { TimeZone: 'America/St_Johns' }));
 describeAllPortContracts('PostgreSQL', store);
 describeInspectionContracts('PostgreSQL', store);
+describeIdempotencyStoreContract('PostgreSQL', async () => {
+  const postgres = await postgresStore(5, { TimeZone: 'America/St_Johns' });
+  return { store: postgres.idempotency, close: () => postgres.close() };
+});

@@ -34,4 +34,9 @@ export { DeliveryQueue, DELIVERY_QUEUE, deliveryJobId, type DeliveryJobData } fr
 export { DeliveryWorker } from './queue/delivery-worker';
 export { QueuedDelivery, type QueuedDeliveryOptions } from './queue/queued-delivery';
 export { RetentionLoop, type RetentionLoopOptions } from './retention/retention-loop';
+export {
+  idempotencyRetentionLoop,
+  type IdempotencyRetentionLoop,
+  type IdempotencyRetentionOptions,
+} from './retention/idempotency-retention-loop';
 export { InProcessDelivery, type InProcessDeliveryOptions } from './in-process/in-process-delivery';

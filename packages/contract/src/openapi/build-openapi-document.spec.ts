@@ -155,6 +155,48 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('When a POST is described, then it takes an optional Idempotency-Key, may say Idempotent-Replayed and lists 409 idempotency_in_progress and 422 idempotency_key_reused; no other method does', () => {
+    const posts = allOperations().filter(({ method }) => method === 'post');
+    const key = { $ref: '#/components/parameters/IdempotencyKey' };
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    expect(posts.length).toBeGreaterThan(20);
+    for (const { id, op } of posts) {
+      expect({ id, key: op.parameters }).toEqual({ id, key: expect.arrayContaining([key]) });
+      expect({ id, inProgress: op.responses['409'].description }).toEqual({
+        id,
+        inProgress: expect.stringContaining('idempotency_in_progress'),
+      });
+      expect({ id, reused: op.responses['422'].description }).toEqual({
+        id,
+        reused: expect.stringContaining('idempotency_key_reused'),
+      });
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        const replayable = !['401', '429', '500', '503', '400', '413', '415', '403'].includes(status);
+        expect({ id, status, replayed: 'Idempotent-Replayed' in response.headers }).toEqual({
+          id,
+          status,
+          replayed: replayable,
+        });
+      }
+    }
+    for (const { id, method, op } of allOperations().filter(({ method }) => method !== 'post')) {
+      expect({ id, method, key: (op.parameters ?? []).some((p: Json) => p.$ref === key.$ref) }).toEqual({
+        id,
+        method,
+        key: false,
+      });
+      expect({ id, replayed: JSON.stringify(op.responses).includes('Idempotent-Replayed') }).toEqual({
+        id,
+        replayed: false,
+      });
+    }
+  });
+
   it('When the sandbox is described, then each simulator operation takes a provider key, answers 403 sandbox_only and has no locationId', () => {
     const simulator = allOperations().filter(({ path }) => path.startsWith('/api/provider/v1/sandbox/'));
     expect(simulator.map(({ id }) => id).sort()).toEqual(

@@ -1,5 +1,6 @@
 import { componentSchemas } from '../schemas/components';
 import { EXAMPLES } from './examples';
+import { idempotencyKeyParameter, takesIdempotencyKey, withIdempotencyErrors } from './idempotency';
 import type { ErrorStatus, OperationSpec } from './operation-spec';
 import { operations } from './operations';
 import { OVERVIEW } from './overview';
@@ -48,6 +49,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       schemas: componentsSchemas(),
       headers,
       examples: EXAMPLES.shared,
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       securitySchemes: {
         providerKey: {
           type: 'http',
@@ -67,12 +69,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 }
 
 function operationObject(op: OperationSpec): Record<string, unknown> {
-  const parameters = [...pathParameters(op), ...queryParameters(op)];
+  const idempotent = takesIdempotencyKey(op);
+  const parameters = [
+    ...pathParameters(op),
+    ...queryParameters(op),
+    ...(idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
   const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
-  for (const [status, description] of Object.entries(op.errors)) {
+  const errors = idempotent ? withIdempotencyErrors(op.errors) : op.errors;
+  for (const [status, description] of Object.entries(errors)) {
     const code = Number(status) as ErrorStatus;
-    responses[status] = errorResponse(code, description, rateLimited, responseExamples(op, code));
+    responses[status] = errorResponse(code, description, rateLimited, idempotent, responseExamples(op, code));
   }
   return {
     operationId: op.operationId,
@@ -108,7 +116,7 @@ function successResponse(op: OperationSpec) {
         };
   return {
     description,
-    headers: responseHeaders(status, op.security === 'providerKey'),
+    headers: responseHeaders(status, op.security === 'providerKey', takesIdempotencyKey(op)),
     ...(content ? { content } : {}),
   };
 }
@@ -158,6 +166,23 @@ const SHARED_ANSWERS: Partial<Record<ErrorStatus, (op: OperationSpec) => string>
 
 /** The recorded answers of the operation at this status, else the shared one, by example name. */
 function responseExamples(op: OperationSpec, status: number): Record<string, unknown> | undefined {
+  const examples = { ...(ownOrSharedExamples(op, status) ?? {}) };
+  // What an Idempotency-Key adds to every POST, where the recording shows no answer of that code.
+  if (takesIdempotencyKey(op)) {
+    for (const name of IDEMPOTENCY_ANSWERS[status] ?? []) {
+      const { code } = (EXAMPLES.shared[name]!.value as { error: { code: string } }).error;
+      examples[code] ??= { $ref: `#/components/examples/${name}` };
+    }
+  }
+  return Object.keys(examples).length > 0 ? examples : undefined;
+}
+
+const IDEMPOTENCY_ANSWERS: Partial<Record<number, string[]>> = {
+  409: ['IdempotencyInProgress'],
+  422: ['IdempotencyKeyReused', 'InvalidIdempotencyKey'],
+};
+
+function ownOrSharedExamples(op: OperationSpec, status: number): Record<string, unknown> | undefined {
   const recorded = EXAMPLES.operations[op.operationId]?.responses[String(status)];
   if (recorded) return recorded;
   const name = SHARED_ANSWERS[status as ErrorStatus]?.(op);

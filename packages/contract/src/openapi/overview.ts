@@ -76,4 +76,6 @@ status class for a code they do not know. An unknown route answers 404 and a kno
 another method 405, both not_found. Request bodies are closed: unknown properties are refused
 (422), except posOrderId in a reservation. A date-time in a request is ISO 8601 with an offset,
 seconds optional (\`2026-12-01T19:00+01:00\`): the format \`iso8601-date-time\` with its pattern,
-not RFC 3339 \`date-time\`; responses render UTC with milliseconds.`;
+not RFC 3339 \`date-time\`; responses render UTC with milliseconds. Every POST takes an optional
+Idempotency-Key: the same key with the same request within 24 hours answers the first answer
+again (Idempotent-Replayed: true) and changes nothing.`;

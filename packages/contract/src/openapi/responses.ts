@@ -1,4 +1,5 @@
 import type { ErrorStatus } from './operation-spec';
+import { replayable } from './idempotency';
 import { schemaRef } from './schema-refs';
 
 export const headers = {
@@ -25,6 +26,11 @@ export const headers = {
     description: 'requests the key may still make in the current window, this one counted',
     schema: { type: 'integer', minimum: 0 },
   },
+  IdempotentReplayed: {
+    description:
+      'present, and `true`, when this is the kept answer of an earlier request with the same Idempotency-Key, replayed: nothing ran again',
+    schema: { type: 'string', const: 'true' },
+  },
   XRateLimitReset: {
     description: 'whole seconds until the current window ends and the count starts over (not a date)',
     schema: { type: 'integer', minimum: 0 },
@@ -35,11 +41,17 @@ const headerRef = (name: keyof typeof headers) => ({ $ref: `#/components/headers
 
 /**
  * Headers a response of this status carries. An answer to an authenticated provider
- * request (`rateLimited`) reports the key's rate limit.
+ * request (`rateLimited`) reports the key's rate limit; one to a request that takes an
+ * `Idempotency-Key` (`idempotent`) may be a replay.
  */
-export function responseHeaders(status: number, rateLimited = false): Record<string, unknown> {
+export function responseHeaders(
+  status: number,
+  rateLimited = false,
+  idempotent = false,
+): Record<string, unknown> {
   return {
     'X-Request-Id': headerRef('XRequestId'),
+    ...(idempotent && replayable(status) ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
     ...(status === 401 ? { 'WWW-Authenticate': headerRef('WWWAuthenticate') } : {}),
     ...(status === 429 ? { 'Retry-After': headerRef('RetryAfter') } : {}),
     ...(rateLimited && status !== 401
@@ -57,11 +69,12 @@ export function errorResponse(
   status: ErrorStatus,
   description: string,
   rateLimited = false,
+  idempotent = false,
   examples?: Record<string, unknown>,
 ) {
   return {
     description,
-    headers: responseHeaders(status, rateLimited),
+    headers: responseHeaders(status, rateLimited, idempotent),
     content: {
       'application/json': { schema: schemaRef('ErrorEnvelope'), ...(examples ? { examples } : {}) },
     },

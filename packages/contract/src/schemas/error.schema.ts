@@ -3,9 +3,16 @@ import { atLeast, closedObject, oneOfValues, responseObject } from './primitives
 
 /**
  * Every code the service answers with (docs/reference/errors.md#codes): the domain's, then
- * the three only the transport answers with.
+ * those only the transport answers with.
  */
-export const ERROR_CODE_VALUES = [...ERROR_CODES, 'rate_limited', 'internal_error', 'sandbox_only'] as const;
+export const ERROR_CODE_VALUES = [
+  ...ERROR_CODES,
+  'rate_limited',
+  'internal_error',
+  'sandbox_only',
+  'idempotency_key_reused',
+  'idempotency_in_progress',
+] as const;
 
 export const occupiedBySchema = {
   ...responseObject({

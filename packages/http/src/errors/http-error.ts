@@ -1,7 +1,13 @@
 import type { ErrorCode, Failure, OccupiedBy, ValidationDetail } from '@pis/domain';
 
 /** The domain's codes plus those only HTTP can give (docs/reference/errors.md#codes). */
-export type WireErrorCode = ErrorCode | 'rate_limited' | 'internal_error' | 'sandbox_only';
+export type WireErrorCode =
+  | ErrorCode
+  | 'rate_limited'
+  | 'internal_error'
+  | 'sandbox_only'
+  | 'idempotency_key_reused'
+  | 'idempotency_in_progress';
 
 export interface ErrorEnvelope {
   error: {

@@ -11,6 +11,8 @@ export interface RouteGuards {
   body: RequestHandler;
   /** Run after the body is read. */
   after: RequestHandler[];
+  /** Run last on every POST: the `Idempotency-Key` (docs/decisions/0200-idempotency-keys.md). */
+  idempotent: RequestHandler;
 }
 
 /**
@@ -41,6 +43,7 @@ export function operationRoutes(
       ...guards.before,
       ...(op.body === undefined ? [] : [guards.body]),
       ...guards.after,
+      ...(op.method === 'post' ? [guards.idempotent] : []),
       handlers[op.operationId]!,
     ],
   }));

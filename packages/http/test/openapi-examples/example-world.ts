@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { newApiKey, type Deps, type IdGenerator, type KeyMode, type SecretFactory } from '@pis/domain';
+import {
+  newApiKey,
+  type Deps,
+  type IdempotencyStore,
+  type IdGenerator,
+  type KeyMode,
+  type SecretFactory,
+} from '@pis/domain';
 import {
   createValidator,
   findOperation,
@@ -10,7 +17,7 @@ import {
   type Example,
   type OperationExamples,
 } from '@pis/contract';
-import { createInMemoryDeps, type InMemoryDeps } from '@pis/testing';
+import { createInMemoryDeps, InMemoryIdempotencyStore, type InMemoryDeps } from '@pis/testing';
 import { createHttpApp, KeyRateLimiter } from '../../src';
 
 /** Where the examples' clock starts: the day before the reservations of the fixtures. */
@@ -68,6 +75,8 @@ export interface Call {
   raw?: { type: string; bytes: string };
   /** false: a step of the journey whose answer is no example. */
   keep?: false;
+  /** Request headers besides the credential, e.g. an `Idempotency-Key`. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -80,6 +89,7 @@ export class ExampleWorld {
   readonly app: Express;
   readonly operations: Record<string, OperationExamples> = {};
   private readyNow = true;
+  private readonly idempotency = new HeldAnswers(new InMemoryIdempotencyStore());
 
   constructor() {
     this.memory = createInMemoryDeps({
@@ -108,7 +118,16 @@ export class ExampleWorld {
       hooks: { keyRevoked: () => undefined },
       ready: async () => this.readyNow,
       webhookUrls: { webhookAllowInsecureUrls: false, webhookAllowPrivateUrls: false },
+      idempotency: this.idempotency,
     });
+  }
+
+  /**
+   * Runs `work` while the answers of `Idempotency-Key` requests wait before they are kept, so
+   * a request sent in `work` is still running for the service when another arrives.
+   */
+  async answersHeld<T>(work: (kept: Promise<void>) => Promise<T>): Promise<T> {
+    return this.idempotency.holding(work);
   }
 
   /** Runs `work` while the readiness probe answers that the database is not reachable. */
@@ -135,6 +154,7 @@ export class ExampleWorld {
     });
     let req = request(app)[op.method](call.query ? `${path}?${call.query}` : path);
     if (call.as !== null) req = req.set('Authorization', `Bearer ${call.as}`);
+    for (const [name, value] of Object.entries(call.headers ?? {})) req = req.set(name, value);
     if (call.raw) req = req.set('Content-Type', call.raw.type).send(call.raw.bytes);
     else if (call.body !== undefined) req = req.send(call.body as object);
     const res = await req;
@@ -164,4 +184,35 @@ export class ExampleWorld {
       (examples.request ??= {})[name] = { summary, value: call.body };
     }
   }
+}
+
+/** The in-memory key store, whose `complete` can be made to wait (a first request still running). */
+class HeldAnswers implements IdempotencyStore {
+  private gate: Promise<void> | null = null;
+  private arrived: () => void = () => {};
+
+  constructor(private readonly store: IdempotencyStore) {}
+
+  /** Runs `work` with answers held; `kept` settles when the first answer waits to be kept. */
+  async holding<T>(work: (kept: Promise<void>) => Promise<T>): Promise<T> {
+    let open = () => {};
+    this.gate = new Promise((resolve) => (open = resolve));
+    const kept = new Promise<void>((resolve) => (this.arrived = resolve));
+    try {
+      return await work(kept);
+    } finally {
+      this.gate = null;
+      open();
+    }
+  }
+
+  begin: IdempotencyStore['begin'] = (...args) => this.store.begin(...args);
+  renew: IdempotencyStore['renew'] = (...args) => this.store.renew(...args);
+  release: IdempotencyStore['release'] = (...args) => this.store.release(...args);
+  prune: IdempotencyStore['prune'] = (...args) => this.store.prune(...args);
+  complete: IdempotencyStore['complete'] = async (...args) => {
+    if (this.gate) this.arrived();
+    await this.gate;
+    return this.store.complete(...args);
+  };
 }

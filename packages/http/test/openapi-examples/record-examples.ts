@@ -680,6 +680,7 @@ async function sharedAnswers(w: ExampleWorld, key: string, keyId: string): Promi
     }),
   );
   keep('SandboxOnly', await refused('sandboxListOrders', { as: key, expect: 403 }));
+  await idempotencyRefusals(w, key, keep);
   keep('RateLimited', await rateLimited(w, key, keyId));
   keep(
     'InternalError',
@@ -699,6 +700,36 @@ async function sharedAnswers(w: ExampleWorld, key: string, keyId: string): Promi
     new HttpError(400, 'validation_failed', 'the request is not valid HTTP/1.1').toEnvelope(),
   );
   return shared;
+}
+
+/**
+ * What an `Idempotency-Key` adds to every POST: a key that is not one, a key sent again with
+ * another request, and a key whose first request is still running. The first requests are
+ * refusals themselves (an empty body), so nothing is made.
+ */
+async function idempotencyRefusals(
+  w: ExampleWorld,
+  key: string,
+  keep: (name: string, body: { error: { message: string } }) => void,
+): Promise<void> {
+  const post = (idempotencyKey: string, body: unknown, expect: number) =>
+    w.call('createReservation', {
+      as: key,
+      body,
+      expect,
+      keep: false,
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+  keep('InvalidIdempotencyKey', await post('', {}, 422));
+  await post('3f2c9a4e-example-reused', {}, 422);
+  keep('IdempotencyKeyReused', await post('3f2c9a4e-example-reused', { externalId: 'ot-1' }, 422));
+  const inProgress = await w.answersHeld(async (kept) => {
+    const first = post('3f2c9a4e-example-running', {}, 422);
+    await kept;
+    return { first, second: await post('3f2c9a4e-example-running', {}, 409) };
+  });
+  await inProgress.first;
+  keep('IdempotencyInProgress', inProgress.second);
 }
 
 /**

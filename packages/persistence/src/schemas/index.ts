@@ -2,6 +2,7 @@ import { apiKeySchema } from './api-key.schema';
 import { diningTableSchema } from './dining-table.schema';
 import { floorPlanVersionSchema } from './floor-plan-version.schema';
 import { floorPlanSchema } from './floor-plan.schema';
+import { idempotencyKeySchema } from './idempotency-key.schema';
 import { locationSchema } from './location.schema';
 import { orderSchema } from './order.schema';
 import { outboxEventSchema } from './outbox-event.schema';
@@ -16,6 +17,7 @@ export * from './api-key.schema';
 export * from './dining-table.schema';
 export * from './floor-plan-version.schema';
 export * from './floor-plan.schema';
+export * from './idempotency-key.schema';
 export * from './location.schema';
 export * from './order.schema';
 export * from './outbox-event.schema';
@@ -39,4 +41,5 @@ export const ENTITY_SCHEMAS = [
   webhookEndpointSchema,
   webhookDeliverySchema,
   webhookAttemptSchema,
+  idempotencyKeySchema,
 ];

@@ -1,6 +1,7 @@
 import {
   describeAccessContract,
   describeFloorPlanRepositoryContract,
+  describeIdempotencyStoreContract,
   describeInspectionContracts,
   describeOrderRepositoryContract,
   describeOutboxContract,
@@ -9,16 +10,17 @@ import {
   describeWebhookEndpointContract,
   type InspectableAdapterSet,
 } from '@pis/testing';
-import { inspectable, pgliteStore } from '../support/harness';
+import { inspectable, pgliteStore, type Store } from '../support/harness';
 
 // One embedded database for the file (typeorm-pglite holds one PGlite per process); every
 // contract test works in fresh locations of its own.
-let shared: Promise<InspectableAdapterSet> | null = null;
-const make = async (): Promise<InspectableAdapterSet> => {
-  shared ??= pgliteStore().then(inspectable);
-  return { ...(await shared), close: undefined };
-};
-afterAll(async () => (await shared)?.close?.());
+let shared: Promise<Store> | null = null;
+const opened = (): Promise<Store> => (shared ??= pgliteStore());
+const make = async (): Promise<InspectableAdapterSet> => ({
+  ...inspectable(await opened()),
+  close: undefined,
+});
+afterAll(async () => (await shared)?.close());
 
 // The unit-of-work contract is left out: it expects the read side not to see a unit of work's
 // uncommitted writes, and PGlite is a single session in which such a read can only run inside
@@ -31,3 +33,4 @@ describeOutboxContract('PGlite', make);
 describeAccessContract('PGlite', make);
 describeWebhookEndpointContract('PGlite', make);
 describeInspectionContracts('PGlite', make);
+describeIdempotencyStoreContract('PGlite', async () => ({ store: (await opened()).idempotency }));

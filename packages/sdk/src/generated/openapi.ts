@@ -1912,7 +1912,9 @@ export interface components {
           | 'events_expired'
           | 'rate_limited'
           | 'internal_error'
-          | 'sandbox_only';
+          | 'sandbox_only'
+          | 'idempotency_key_reused'
+          | 'idempotency_in_progress';
         message: string;
         occupiedBy: components['schemas']['OccupiedBy'];
         details?: components['schemas']['ValidationDetail'][];
@@ -1930,7 +1932,10 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+    IdempotencyKey: string;
+  };
   requestBodies: never;
   headers: {
     /** @description the id of this request, also in the service logs; quote it when reporting a problem */
@@ -1943,6 +1948,8 @@ export interface components {
     XRateLimitLimit: number;
     /** @description requests the key may still make in the current window, this one counted */
     XRateLimitRemaining: number;
+    /** @description present, and `true`, when this is the kept answer of an earlier request with the same Idempotency-Key, replayed: nothing ran again */
+    IdempotentReplayed: 'true';
     /** @description whole seconds until the current window ends and the count starts over (not a date) */
     XRateLimitReset: number;
   };
@@ -2046,7 +2053,10 @@ export interface operations {
   createReservation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2060,6 +2070,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2093,10 +2104,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description duplicate_reservation (the externalId exists), floorplan_not_published (tableIds before the first publish) or table_occupied */
+      /** @description duplicate_reservation (the externalId exists), floorplan_not_published (tableIds before the first publish) or table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2132,10 +2144,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id */
+      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2438,7 +2451,10 @@ export interface operations {
   importFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2452,6 +2468,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2485,10 +2502,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description draft_not_empty: rooms exist and replaceDraft is not true, or the plan has been published (import is closed for good) */
+      /** @description draft_not_empty: rooms exist and replaceDraft is not true, or the plan has been published (import is closed for good); idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2524,10 +2542,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas */
+      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2887,7 +2906,10 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2897,6 +2919,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2921,6 +2944,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -2975,7 +3027,10 @@ export interface operations {
   testWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2985,6 +3040,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3009,6 +3065,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3155,7 +3240,10 @@ export interface operations {
   redeliverWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the id of a delivery record */
         deliveryId: string;
@@ -3168,6 +3256,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3192,6 +3281,35 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3439,7 +3557,10 @@ export interface operations {
   recoverWebhooks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3453,6 +3574,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3490,6 +3612,21 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3503,6 +3640,7 @@ export interface operations {
       410: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3538,10 +3676,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled */
+      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3637,7 +3776,10 @@ export interface operations {
   sandboxPublishFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3647,6 +3789,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3680,10 +3823,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: there is no floor plan to publish; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3841,7 +3999,10 @@ export interface operations {
   sandboxOpenWalkInOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3855,6 +4016,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3901,10 +4063,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied or floorplan_not_published */
+      /** @description table_occupied or floorplan_not_published; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3940,10 +4103,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id */
+      /** @description validation_failed or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3998,7 +4162,10 @@ export interface operations {
   sandboxAddOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4015,6 +4182,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4065,6 +4233,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4074,10 +4243,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4113,10 +4283,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4171,7 +4342,10 @@ export interface operations {
   sandboxVoidOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4186,6 +4360,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4223,6 +4398,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4232,10 +4408,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4290,7 +4481,10 @@ export interface operations {
   sandboxAddOrderDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4307,6 +4501,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4357,6 +4552,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4366,10 +4562,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4405,10 +4602,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4463,7 +4661,10 @@ export interface operations {
   sandboxAddOrderPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4480,6 +4681,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4530,6 +4732,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4539,10 +4742,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4578,10 +4782,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4636,7 +4841,10 @@ export interface operations {
   sandboxSetOrderServiceStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4653,6 +4861,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4703,6 +4912,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4712,10 +4922,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4751,10 +4962,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status */
+      /** @description validation_failed: an unknown status; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4809,7 +5021,10 @@ export interface operations {
   sandboxMoveOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4826,6 +5041,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4876,6 +5092,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4885,10 +5102,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied */
+      /** @description table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4924,10 +5142,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -4982,7 +5201,10 @@ export interface operations {
   sandboxCloseOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4995,6 +5217,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5032,6 +5255,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5041,10 +5265,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5099,7 +5338,10 @@ export interface operations {
   sandboxVoidOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -5112,6 +5354,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5149,6 +5392,7 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5158,10 +5402,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -5216,7 +5475,10 @@ export interface operations {
   createLocation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -5230,6 +5492,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5257,6 +5520,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description validation_failed: the body is larger than 1 MiB */
       413: {
         headers: {
@@ -5277,10 +5551,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed */
+      /** @description validation_failed; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5312,7 +5587,10 @@ export interface operations {
   issueApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5325,6 +5603,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5346,6 +5625,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5572,7 +5874,10 @@ export interface operations {
   publishFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5585,6 +5890,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5606,16 +5912,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: there is no floor plan to publish; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5835,7 +6154,10 @@ export interface operations {
   openWalkInOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5852,6 +6174,7 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5883,16 +6206,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied or floorplan_not_published */
+      /** @description table_occupied or floorplan_not_published; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5919,10 +6244,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id */
+      /** @description validation_failed or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5954,7 +6280,10 @@ export interface operations {
   addOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -5973,6 +6302,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6004,16 +6334,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6040,10 +6372,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6075,7 +6408,10 @@ export interface operations {
   voidOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6092,6 +6428,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6113,16 +6450,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6154,7 +6504,10 @@ export interface operations {
   addOrderDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6173,6 +6526,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6204,16 +6558,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6240,10 +6596,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6275,7 +6632,10 @@ export interface operations {
   addOrderPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6294,6 +6654,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6325,16 +6686,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6361,10 +6724,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6396,7 +6760,10 @@ export interface operations {
   setOrderServiceStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6415,6 +6782,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6446,16 +6814,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description order_closed: the order is closed or voided */
+      /** @description order_closed: the order is closed or voided; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6482,10 +6852,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status */
+      /** @description validation_failed: an unknown status; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6517,7 +6888,10 @@ export interface operations {
   moveOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6536,6 +6910,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6567,16 +6942,18 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description table_occupied */
+      /** @description table_occupied; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6603,10 +6980,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6638,7 +7016,10 @@ export interface operations {
   closeOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6653,6 +7034,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6674,16 +7056,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6715,7 +7110,10 @@ export interface operations {
   voidOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6730,6 +7128,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6751,16 +7150,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6871,7 +7283,10 @@ export interface operations {
   redeliverLocationWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description the location id */
         locationId: string;
@@ -6886,6 +7301,7 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6907,6 +7323,29 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {

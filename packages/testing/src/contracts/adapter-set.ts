@@ -48,7 +48,7 @@ export interface InspectableAdapterSet extends AdapterSet {
 export type MakeInspectableAdapters = () => Promise<InspectableAdapterSet>;
 
 /** Registers `beforeAll`/`afterAll` for the suite and hands back the adapters lazily. */
-export function useAdapters<A extends AdapterSet>(make: () => Promise<A>): () => A {
+export function useAdapters<A extends Pick<AdapterSet, 'close'>>(make: () => Promise<A>): () => A {
   let adapters: A | null = null;
   beforeAll(async () => {
     adapters = await make();

@@ -12,3 +12,4 @@ export { describeAllPortContracts, describeInspectionContracts } from './all.con
 export { describePlainWritesContract } from './plain-writes.contract';
 export { describeDeliveryPipelineContract } from './delivery-pipeline.contract';
 export { describePipelineBacklogContract } from './pipeline-backlog.contract';
+export { describeIdempotencyStoreContract, type IdempotencyAdapters } from './idempotency-store.contract';

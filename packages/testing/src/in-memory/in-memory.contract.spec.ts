@@ -1,5 +1,11 @@
-import { describeAllPortContracts, describeInspectionContracts } from '../contracts';
+import {
+  describeAllPortContracts,
+  describeIdempotencyStoreContract,
+  describeInspectionContracts,
+} from '../contracts';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency';
 import { inMemoryAdapterSet } from './create-in-memory-deps';
 
 describeAllPortContracts('in-memory', inMemoryAdapterSet);
 describeInspectionContracts('in-memory', inMemoryAdapterSet);
+describeIdempotencyStoreContract('in-memory', async () => ({ store: new InMemoryIdempotencyStore() }));
