@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
 import type { Deps } from '@pis/domain';
@@ -50,6 +50,12 @@ export interface HttpAppOptions {
   ready: () => Promise<boolean>;
   /** Prometheus: `GET /metrics` and a duration sample per request (README, Operate). */
   metrics?: HttpMetrics;
+  /**
+   * Runs the rest of each request of one location (the provider key's, or the operator path's
+   * `locationId`) on its behalf: with a read replica, that location's writes keep its reads on
+   * the primary until the replica has them (decision 0195). Unset: nothing is added.
+   */
+  onBehalfOf?: (locationId: string, next: () => void) => void;
 }
 
 /**
@@ -112,7 +118,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const providerGuards = {
     before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
     body: jsonBody(),
-    after: [uuidParams()],
+    after: [uuidParams(), ...onBehalf(options, (_req, res) => principalOf(res.locals).locationId)],
   };
   const simulator = operations.filter((op) => op.tag === 'sandbox');
   const providerOps = operations.filter((op) => op.tag !== 'sandbox');
@@ -132,7 +138,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const backofficeGuards = {
     before: [backofficeAuth(options.backofficeToken)],
     body: jsonBody(),
-    after: [uuidParams()],
+    after: [uuidParams(), ...onBehalf(options, (req) => req.params['locationId'])],
   };
   mountRoutes(
     backoffice,
@@ -148,4 +154,20 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(notFound());
   app.use(errorHandler(logger));
   return app;
+}
+
+/** The last guard of a route: the rest of the request runs on behalf of its location, if it has one. */
+function onBehalf(
+  options: HttpAppOptions,
+  locationOf: (req: Request, res: Response) => string | string[] | undefined,
+): RequestHandler[] {
+  const within = options.onBehalfOf;
+  if (within === undefined) return [];
+  return [
+    (req, res, next) => {
+      const location = locationOf(req, res);
+      if (typeof location === 'string') within(location, next);
+      else next();
+    },
+  ];
 }

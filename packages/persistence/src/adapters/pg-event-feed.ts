@@ -49,6 +49,7 @@ export class PgEventFeedQueries implements EventFeedQueries {
           ORDER BY e.sequence`,
         [locationId, after, limit, types === null ? null : [...types]],
       ),
+      { location: locationId },
     );
     const pruned = rows[0]?.pruned ?? 0;
     return {
@@ -77,7 +78,7 @@ export class PgEventFeedQueries implements EventFeedQueries {
         plan,
         openOrders: orders.map(orderMapper.toDomain),
       };
-    });
+    }, { location: locationId });
   }
 }
 

@@ -9,7 +9,7 @@ export class PgFloorPlanQueries implements FloorPlanQueries {
 
   async latestPublished(locationId: string): Promise<PublishedFloorPlan | null> {
     if (!isUuid(locationId)) return null;
-    return this.db.read((sql) => readLatestPublished(sql, locationId));
+    return this.db.read((sql) => readLatestPublished(sql, locationId), { location: locationId });
   }
 
   /** The plan row, rooms and tables from one snapshot, so a concurrent import is seen whole or not at all. */
@@ -20,6 +20,6 @@ export class PgFloorPlanQueries implements FloorPlanQueries {
         locationId,
       ]);
       return readWorkingPlan(sql, locationId, plan);
-    });
+    }, { location: locationId });
   }
 }

@@ -27,6 +27,7 @@ export class PgOrderQueries implements OrderQueries {
             `SELECT * FROM orders WHERE location_id = $1 AND status = $2 ORDER BY opened_at DESC, id DESC`,
             [locationId, status],
           ),
+      { location: locationId },
     );
     return rows.map(orderMapper.toDomain);
   }

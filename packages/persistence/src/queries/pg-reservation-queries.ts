@@ -15,7 +15,7 @@ export class PgReservationQueries implements ReservationQueries {
       statement.name,
       statement.text,
       statement.params,
-      'read',
+      { location: q.locationId },
     );
     return rows.map(reservationMapper.toDomain);
   }

@@ -52,6 +52,6 @@ export class PgWebhookQueries implements WebhookQueries {
       const attemptsOf = new Map<string, WebhookAttemptRow[]>(deliveries.map((d) => [d.id, []]));
       for (const attempt of attempts) attemptsOf.get(attempt.delivery_id)?.push(attempt);
       return deliveries.map((d) => webhookDeliveryToDomain(d, attemptsOf.get(d.id) ?? []));
-    });
+    }, { location: q.locationId });
   }
 }
