@@ -44,12 +44,14 @@ export class LocalReplica {
     private readonly dir: string,
     private readonly bin: string,
     readonly slot: string,
+    private readonly serverUrl: string,
   ) {}
 
-  static async start(): Promise<LocalReplica> {
-    const server = new URL(SERVER_URL);
+  /** `serverUrl`: any database of the server to replicate (default: the test server's). */
+  static async start({ serverUrl = SERVER_URL }: { serverUrl?: string } = {}): Promise<LocalReplica> {
+    const server = new URL(serverUrl);
     const slot = `${SLOT_PREFIX}${process.pid}_${++started}`;
-    const { bin, settings } = await withPrimary(async (primary) => {
+    const { bin, settings } = await withPrimary(serverUrl, async (primary) => {
       await allowReplication(primary);
       await dropOrphanSlots(primary);
       await needFreeWalSender(primary);
@@ -57,7 +59,7 @@ export class LocalReplica {
     });
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'pis-replica-'));
-    const replica = new LocalReplica(port, dir, bin, slot);
+    const replica = new LocalReplica(port, dir, bin, slot, serverUrl);
     try {
       chownToServer(dir);
       await replica.asServer('pg_basebackup', [
@@ -138,6 +140,7 @@ export class LocalReplica {
   /** Waits until the replica has replayed everything the primary had written when called. */
   async caughtUp(timeoutMs = READY_TIMEOUT_MS): Promise<void> {
     const [row] = await withPrimary(
+      this.serverUrl,
       async (primary) =>
         (await primary.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows,
     );
@@ -197,7 +200,7 @@ export class LocalReplica {
     await this.asServer('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']).catch(
       () => undefined,
     );
-    await withPrimary((primary) => dropSlot(primary, this.slot));
+    await withPrimary(this.serverUrl, (primary) => dropSlot(primary, this.slot));
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -315,8 +318,8 @@ function chownToServer(dir: string): void {
   }
 }
 
-async function withPrimary<T>(work: (primary: Client) => Promise<T>): Promise<T> {
-  const primary = new Client({ connectionString: SERVER_URL });
+async function withPrimary<T>(serverUrl: string, work: (primary: Client) => Promise<T>): Promise<T> {
+  const primary = new Client({ connectionString: serverUrl });
   await primary.connect();
   try {
     return await work(primary);

@@ -62,6 +62,8 @@ export class ReplicaReads {
   private readonly counts = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
+  /** The replica's replay position being asked for by a read, shared by the reads meanwhile. */
+  private refreshing: Promise<number | null> | null = null;
   private stopped = false;
   /** How often the primary's and the replica's positions are read: a quarter of the lag allowed, 10-250 ms. */
   readonly pollMs: number;
@@ -199,7 +201,26 @@ export class ReplicaReads {
     } catch {
       return 'positions_unknown';
     }
-    return written > replayed ? 'recent_write' : 'caught_up';
+    if (written <= replayed) return 'caught_up';
+    // Behind the last poll's position; the replica is usually well past it by now.
+    const fresh = await this.refreshReplayed();
+    return fresh !== null && written <= fresh ? 'caught_up' : 'recent_write';
+  }
+
+  /** The replica's replay position now (null when it does not answer); one question at a time. */
+  private refreshReplayed(): Promise<number | null> {
+    this.refreshing ??= this.replayPosition()
+      .then(
+        (position) => {
+          if (this.replayed !== null && position > this.replayed) this.replayed = position;
+          return position;
+        },
+        () => null,
+      )
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
   }
 
   /**

@@ -57,7 +57,7 @@ export class ListWindow {
     return { authorization: `Bearer ${this.location.key}` };
   }
 
-  async saturated(ctx: ScenarioContext): Promise<ScenarioResult> {
+  async saturated(ctx: ScenarioContext, name = 'list-window'): Promise<ScenarioResult> {
     let rows = 0;
     const load = (durationS: number) =>
       runClosedLoop({
@@ -79,14 +79,14 @@ export class ListWindow {
     if (ctx.warmupS > 0) await load(ctx.warmupS);
     rows = 0;
     const run = await measure(ctx, () => load(ctx.durationS));
-    return this.result(ctx, 'list-window', run, [
+    return this.result(ctx, name, run, [
       `${ctx.connections} connections, each asking for its next day when the last one answered; ${Math.round(rows / Math.max(1, run.value.requests))} reservations per answer on average`,
       await explainWindow(ctx.databaseUrl, this.location.locationId, this.days),
     ]);
   }
 
   /** Open loop at `rate` requests/s, evenly spaced: the p99 target's run. */
-  async paced(ctx: ScenarioContext, rate: number): Promise<ScenarioResult> {
+  async paced(ctx: ScenarioContext, rate: number, name = 'list-window-half-rate'): Promise<ScenarioResult> {
     const paced = (durationS: number) =>
       runPaced({
         url: ctx.services.baseUrl,
@@ -98,7 +98,7 @@ export class ListWindow {
       });
     if (ctx.warmupS > 0) await paced(ctx.warmupS);
     const run = await measure(ctx, () => paced(ctx.durationS));
-    return this.result(ctx, 'list-window-half-rate', run, [
+    return this.result(ctx, name, run, [
       `open loop: ${rate} listings/s (half of list-window's rate) at even intervals; latency counts from when each request was due`,
     ]);
   }

@@ -122,12 +122,12 @@ export class PutWrites {
   }
 
   /** As fast as the API answers, `connections` connections. */
-  async applied(): Promise<ScenarioResult> {
+  async applied(name = 'put-applied'): Promise<ScenarioResult> {
     await this.warm(this.appliedRequest(), ['200 applied']);
     const run = await measure(this.ctx, () =>
       this.closedLoop([this.appliedRequest()], ['200 applied'], this.ctx.durationS),
     );
-    return this.result('put-applied', run, [
+    return this.result(name, run, [
       `${this.ctx.connections} connections, each sending its next PUT when the last one answered`,
       await this.verify(),
     ]);

@@ -1,0 +1,107 @@
+import { PROVIDER } from '../api-client';
+import { withClient } from '../database';
+import { runClosedLoop } from '../load/closed-loop';
+import type { LoadResult } from '../load/outcomes';
+import { runPaced } from '../load/paced';
+import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import type { BenchLocation } from '../seed';
+
+/** Events per page, the feed's default. */
+export const FEED_LIMIT = 100;
+
+/**
+ * The event feed: `GET /events?after=<random>` pages of 100 in a location holding `events`
+ * events (seeded in SQL, as the outbox stores them, already relayed). A reader catching up.
+ */
+export class EventFeed {
+  constructor(
+    private readonly location: BenchLocation,
+    readonly events: number,
+  ) {}
+
+  /** `count` events after the location's own, one every half second, ending now; its sequence moved past them. */
+  static async seed(databaseUrl: string, location: BenchLocation, count: number): Promise<void> {
+    await withClient(databaseUrl, async (client) => {
+      await client.query(
+        `WITH bumped AS (
+           UPDATE locations SET event_sequence = event_sequence + $2 WHERE id = $1
+           RETURNING event_sequence - $2 AS first)
+         INSERT INTO outbox_events (id, location_id, sequence, type, occurred_at, data, created_at, relayed_at)
+         SELECT gen_random_uuid(), $1, bumped.first + g,
+                (ARRAY['table.occupied','table.freed','table.spend_updated','order.closed'])[1 + g % 4],
+                now() - make_interval(secs => ($2 - g) * 0.5),
+                jsonb_build_object('tableId', gen_random_uuid(), 'orderId', gen_random_uuid(),
+                                   'reservationExternalId', NULL, 'covers', 2, 'occurredAt', '2026-11-21T19:00:00.000Z'),
+                now() - make_interval(secs => ($2 - g) * 0.5), now()
+           FROM bumped, generate_series(1, $2::int) g`,
+        [location.locationId, count],
+      );
+      await client.query('VACUUM ANALYZE outbox_events');
+    });
+  }
+
+  path(): string {
+    const after = Math.floor(Math.random() * Math.max(1, this.events - FEED_LIMIT));
+    return `${PROVIDER}/events?after=${after}&limit=${FEED_LIMIT}`;
+  }
+
+  private get headers() {
+    return { authorization: `Bearer ${this.location.key}` };
+  }
+
+  /** As fast as the API answers, `connections` connections. */
+  async saturated(ctx: ScenarioContext, name = 'feed'): Promise<ScenarioResult> {
+    const load = (durationS: number) =>
+      runClosedLoop({
+        url: ctx.services.baseUrl,
+        connections: ctx.connections,
+        durationS,
+        headers: this.headers,
+        expected: ['200'],
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: this.path() }) }],
+      });
+    if (ctx.warmupS > 0) await load(ctx.warmupS);
+    const run = await measure(ctx, () => load(ctx.durationS));
+    return this.result(ctx, name, run, [
+      `${ctx.connections} connections, each asking for its next page when the last one answered`,
+    ]);
+  }
+
+  /** Open loop at `rate` requests/s, evenly spaced. */
+  async paced(ctx: ScenarioContext, rate: number, name = 'feed-half-rate'): Promise<ScenarioResult> {
+    const paced = (durationS: number) =>
+      runPaced({
+        url: ctx.services.baseUrl,
+        rate,
+        durationS,
+        connections: ctx.connections,
+        expected: ['200'],
+        next: () => ({ method: 'GET', path: this.path(), headers: this.headers }),
+      });
+    if (ctx.warmupS > 0) await paced(ctx.warmupS);
+    const run = await measure(ctx, () => paced(ctx.durationS));
+    return this.result(ctx, name, run, [
+      `open loop: ${rate} pages/s (half of the saturated rate) at even intervals; latency counts from when each request was due`,
+    ]);
+  }
+
+  private result(
+    ctx: ScenarioContext,
+    name: string,
+    run: Measured<LoadResult>,
+    notes: string[],
+  ): ScenarioResult {
+    return {
+      name,
+      apiWorkers: ctx.services.apiWorkers,
+      description: `GET /events pages of ${FEED_LIMIT} after a random sequence in a location holding ${this.events.toLocaleString('en')} events`,
+      load: run.value,
+      usage: run.usage,
+      waits: run.waits,
+      metrics: {},
+      timeline: run.value.timeline,
+      notes,
+      baselines: {},
+    };
+  }
+}
