@@ -7,12 +7,7 @@ export {
   type PostgresTarget,
 } from './db/data-source';
 export { Database, type DatabaseOptions, type LocationRead, type PoolUsage } from './db/database';
-export type {
-  ReplicaSettings,
-  ReplicaState,
-  ReplicaStatus,
-  RouteReason,
-} from './db/replica-reads';
+export type { ReplicaSettings, ReplicaState, ReplicaStatus, RouteReason } from './db/replica-reads';
 export type { ReadSql, Sql } from './db/sql';
 export { InProcessWritePositions, walBytes, type WritePositions } from './db/write-positions';
 export { createPersistence, type Persistence, type PersistenceSettings } from './persistence';

@@ -39,7 +39,10 @@ export const EMPTY_PLAN = (locationId: string): WorkingPlan => ({
 });
 
 /** The latest published version of the location's plan, or null before the first publish. */
-export async function readLatestPublished(sql: ReadSql, locationId: string): Promise<PublishedFloorPlan | null> {
+export async function readLatestPublished(
+  sql: ReadSql,
+  locationId: string,
+): Promise<PublishedFloorPlan | null> {
   const row = await sql.first<FloorPlanVersionRow>(
     `SELECT * FROM floor_plan_versions WHERE location_id = $1 ORDER BY version DESC LIMIT 1`,
     [locationId],

@@ -15,11 +15,14 @@ export class PgFloorPlanQueries implements FloorPlanQueries {
   /** The plan row, rooms and tables from one snapshot, so a concurrent import is seen whole or not at all. */
   async workingPlan(locationId: string): Promise<WorkingPlan> {
     if (!isUuid(locationId)) return EMPTY_PLAN(locationId);
-    return this.db.snapshot(async (sql) => {
-      const plan = await sql.first<FloorPlanRow>(`SELECT * FROM floor_plans WHERE location_id = $1`, [
-        locationId,
-      ]);
-      return readWorkingPlan(sql, locationId, plan);
-    }, { location: locationId });
+    return this.db.snapshot(
+      async (sql) => {
+        const plan = await sql.first<FloorPlanRow>(`SELECT * FROM floor_plans WHERE location_id = $1`, [
+          locationId,
+        ]);
+        return readWorkingPlan(sql, locationId, plan);
+      },
+      { location: locationId },
+    );
   }
 }
