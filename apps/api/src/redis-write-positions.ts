@@ -17,6 +17,8 @@ export interface RedisWritePositionsOptions {
   maxLagMs: number;
   /** Key prefix (default `pis:wal`): `<prefix>:<locationId>`. */
   prefix?: string;
+  /** The connection's name in `CLIENT LIST` (default `pis-api-write-positions`). */
+  connectionName?: string;
 }
 
 /**
@@ -44,7 +46,7 @@ export class RedisWritePositions implements WritePositions {
     this.prefix = options.prefix ?? 'pis:wal';
     this.ttlMs = Math.max(60_000, options.maxLagMs * 10);
     this.redis = new Redis(options.url, {
-      connectionName: 'pis-api-write-positions',
+      connectionName: options.connectionName ?? 'pis-api-write-positions',
       enableOfflineQueue: false,
       commandTimeout: 250,
       maxRetriesPerRequest: 1,
