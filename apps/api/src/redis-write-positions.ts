@@ -51,6 +51,8 @@ export class RedisWritePositions implements WritePositions {
       commandTimeout: 250,
       maxRetriesPerRequest: 1,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      // The writes of one turn of the event loop go out in one round trip.
+      enableAutoPipelining: true,
     });
     this.redis.defineCommand('pisRecordPosition', { numberOfKeys: 1, lua: RECORD });
     this.redis.on('error', () => undefined);

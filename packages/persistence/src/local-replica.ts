@@ -16,12 +16,10 @@
  * process that died are dropped by the next `start`. The primary is never restarted and its
  * settings are not changed otherwise.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
+import { ServerDirectory } from './server-directory';
 import { isAlive } from './test-support';
 
 const SERVER_URL = process.env['PIS_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -41,8 +39,7 @@ let started = 0;
 export class LocalReplica {
   private constructor(
     readonly port: number,
-    private readonly dir: string,
-    private readonly bin: string,
+    private readonly dir: ServerDirectory,
     readonly slot: string,
     private readonly serverUrl: string,
   ) {}
@@ -53,26 +50,24 @@ export class LocalReplica {
     const slot = `${SLOT_PREFIX}${process.pid}_${++started}`;
     const { bin, settings } = await withPrimary(serverUrl, async (primary) => {
       await allowReplication(primary);
-      await dropOrphanSlots(primary);
       await needFreeWalSender(primary);
       return { bin: await binaries(primary), settings: await primarySettings(primary) };
     });
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'pis-replica-'));
-    const replica = new LocalReplica(port, dir, bin, slot, serverUrl);
+    // Claiming stops the replicas of test processes that died; then their slots can go.
+    const dir = ServerDirectory.claim('pis-replica-', bin);
+    const replica = new LocalReplica(await freePort(), dir, slot, serverUrl);
     try {
-      chownToServer(dir);
-      await replica.asServer('pg_basebackup', [
+      await withPrimary(serverUrl, dropOrphanSlots);
+      await dir.run('pg_basebackup', [
         ...['-h', server.hostname, '-p', server.port || '5432', '-U', server.username || 'postgres'],
-        ...['-D', replica.dataDir, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', slot],
+        ...['-D', dir.dataDir, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', slot],
       ]);
-      const file = (name: string, text: string) => writeFileSync(join(replica.dataDir, name), text);
-      file(
+      dir.writeDataFile(
         'postgresql.conf',
         [
-          `port = ${port}`,
+          `port = ${replica.port}`,
           `listen_addresses = '127.0.0.1'`,
-          `unix_socket_directories = '${dir}'`,
+          `unix_socket_directories = '${dir.dir}'`,
           'hot_standby = on',
           'shared_buffers = 32MB',
           // A throwaway copy: nothing to keep over a crash of the machine.
@@ -81,19 +76,14 @@ export class LocalReplica {
           '',
         ].join('\n'),
       );
-      file('pg_hba.conf', 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
-      file('pg_ident.conf', '');
-      chownToServer(dir);
+      dir.writeDataFile('pg_hba.conf', 'local all all trust\nhost all all 127.0.0.1/32 trust\n');
+      dir.writeDataFile('pg_ident.conf', '');
       await replica.start();
       return replica;
     } catch (error) {
       await replica.destroy().catch(() => undefined);
       throw error;
     }
-  }
-
-  private get dataDir(): string {
-    return join(this.dir, 'data');
   }
 
   /** `databaseUrl` (a database of the test server) on this replica. */
@@ -107,15 +97,15 @@ export class LocalReplica {
   /** Starts the server (again) and waits until it accepts reads as a standby. */
   async start(): Promise<void> {
     // pg_ctl polls until the server accepts connections (a hot standby once consistent).
-    await this.asServer('pg_ctl', [
+    await this.dir.run('pg_ctl', [
+      'start',
       '-D',
-      this.dataDir,
+      this.dir.dataDir,
       '-l',
-      join(this.dir, 'server.log'),
+      `${this.dir.dir}/server.log`,
       '-w',
       '-t',
       '120',
-      'start',
     ]);
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
@@ -127,14 +117,14 @@ export class LocalReplica {
         () => false,
       );
       if (standby) return;
-      if (Date.now() > deadline) throw new Error(`the replica did not start:\n${this.log()}`);
+      if (Date.now() > deadline) throw new Error(`the replica did not start:\n${this.dir.log()}`);
       await pause(100);
     }
   }
 
   /** Stops the server (fast: connections are ended); its data stays for `start`. */
   async stop(): Promise<void> {
-    await this.asServer('pg_ctl', ['-D', this.dataDir, '-m', 'fast', '-w', '-t', '120', 'stop']);
+    await this.dir.run('pg_ctl', ['stop', '-D', this.dir.dataDir, '-m', 'fast', '-w', '-t', '120']);
   }
 
   /** Waits until the replica has replayed everything the primary had written when called. */
@@ -188,39 +178,13 @@ export class LocalReplica {
 
   /** The server's log so far. */
   log(): string {
-    try {
-      return readFileSync(join(this.dir, 'server.log'), 'utf8');
-    } catch {
-      return '(no log)';
-    }
+    return this.dir.log();
   }
 
   /** Stops the server, drops its slot on the primary and removes its directory. */
   async destroy(): Promise<void> {
-    await this.asServer('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']).catch(
-      () => undefined,
-    );
+    await this.dir.remove();
     await withPrimary(this.serverUrl, (primary) => dropSlot(primary, this.slot));
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  /** A PostgreSQL program as the server's user (`postgres` when run as root). */
-  private asServer(program: string, args: string[]): Promise<string> {
-    const path = join(this.bin, program);
-    const [command, argv] =
-      process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
-    return new Promise((resolve, reject) => {
-      const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: this.dir });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      child.on('error', reject);
-      child.on('exit', (code) =>
-        code === 0
-          ? resolve(output)
-          : reject(new Error(`${program} ${args.join(' ')} exited ${code}:\n${output}`)),
-      );
-    });
   }
 }
 
@@ -249,7 +213,7 @@ async function allowReplication(primary: Client): Promise<void> {
 
 async function dropOrphanSlots(primary: Client): Promise<void> {
   const slots = await primary.query<{ slot_name: string }>(
-    `SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE '${SLOT_PREFIX}%' AND NOT active`,
+    `SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE '${SLOT_PREFIX}%'`,
   );
   for (const { slot_name: slot } of slots.rows) {
     const pid = Number(slot.slice(SLOT_PREFIX.length).split('_')[0]);
@@ -300,22 +264,6 @@ async function primarySettings(primary: Client): Promise<Record<string, string>>
     [AT_LEAST_PRIMARY],
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
-}
-
-/** Files the server writes must be its user's when the tests run as root. */
-function chownToServer(dir: string): void {
-  if (process.getuid?.() !== 0) return;
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-  const [uid, gid] = [id('-u'), id('-g')];
-  const chown = (path: string) => chownSync(path, uid, gid);
-  chown(dir);
-  for (const name of ['data', 'data/postgresql.conf', 'data/pg_hba.conf', 'data/pg_ident.conf']) {
-    try {
-      chown(join(dir, name));
-    } catch {
-      // not written yet
-    }
-  }
 }
 
 async function withPrimary<T>(serverUrl: string, work: (primary: Client) => Promise<T>): Promise<T> {

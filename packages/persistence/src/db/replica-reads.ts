@@ -64,6 +64,8 @@ export class ReplicaReads {
   private polling: Promise<void> | null = null;
   /** The replica's replay position being asked for by a read, shared by the reads meanwhile. */
   private refreshing: Promise<number | null> | null = null;
+  /** The primary's position, to be asked for once the writes that committed this turn have joined. */
+  private asking: Promise<number> | null = null;
   private stopped = false;
   /** How often the primary's and the replica's positions are read: a quarter of the lag allowed, 10-250 ms. */
   readonly pollMs: number;
@@ -80,7 +82,8 @@ export class ReplicaReads {
       max: settings.poolSize ?? 10,
       application_name: settings.applicationName ?? 'pis-replica',
       types: pgTypeParsers,
-      connectionTimeoutMillis: Math.max(1_000, settings.maxLagMs),
+      // A replica that does not even accept a connection this soon is as good as down.
+      connectionTimeoutMillis: Math.min(5_000, Math.max(1_000, settings.maxLagMs)),
     });
     // An idle connection lost with the replica: the next poll or read notices and says so.
     this.pool.on('error', () => undefined);
@@ -101,10 +104,22 @@ export class ReplicaReads {
     const location = this.behalf.getStore();
     if (location === undefined) return;
     try {
-      await this.settings.positions.record(location, await this.primaryPosition());
+      await this.settings.positions.record(location, await this.positionAfterCommits());
     } catch (error) {
       this.settings.onPositionLost?.(error);
     }
+  }
+
+  /**
+   * The primary's WAL position, asked for after the commits of every caller: the writes that
+   * finish in one turn of the event loop share one question, sent on the next.
+   */
+  private positionAfterCommits(): Promise<number> {
+    this.asking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.asking = null;
+      return this.primaryPosition();
+    });
+    return this.asking;
   }
 
   /** `work` in one session of the replica (in a REPEATABLE READ snapshot when `consistent`), else `onPrimary`. */

@@ -19,7 +19,10 @@ export class EventFeed {
     readonly events: number,
   ) {}
 
-  /** `count` events after the location's own, one every half second, ending now; its sequence moved past them. */
+  /**
+   * `count` table.occupied events (as the outbox stores them) after the location's own, one
+   * every half second up to now, already relayed; the location's sequence moved past them.
+   */
   static async seed(databaseUrl: string, location: BenchLocation, count: number): Promise<void> {
     await withClient(databaseUrl, async (client) => {
       await client.query(
@@ -27,13 +30,14 @@ export class EventFeed {
            UPDATE locations SET event_sequence = event_sequence + $2 WHERE id = $1
            RETURNING event_sequence - $2 AS first)
          INSERT INTO outbox_events (id, location_id, sequence, type, occurred_at, data, created_at, relayed_at)
-         SELECT gen_random_uuid(), $1, bumped.first + g,
-                (ARRAY['table.occupied','table.freed','table.spend_updated','order.closed'])[1 + g % 4],
-                now() - make_interval(secs => ($2 - g) * 0.5),
+         SELECT gen_random_uuid(), $1, bumped.first + g, 'table.occupied', t.at,
                 jsonb_build_object('tableId', gen_random_uuid(), 'orderId', gen_random_uuid(),
-                                   'reservationExternalId', NULL, 'covers', 2, 'occurredAt', '2026-11-21T19:00:00.000Z'),
-                now() - make_interval(secs => ($2 - g) * 0.5), now()
-           FROM bumped, generate_series(1, $2::int) g`,
+                                   'reservationExternalId', NULL, 'covers', 1 + g % 8,
+                                   'occurredAt', to_char(t.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+                t.at, now()
+           FROM bumped, generate_series(1, $2::int) g,
+                LATERAL (SELECT now() - make_interval(secs => ($2 - g) * 0.5) AS at) t
+`,
         [location.locationId, count],
       );
       await client.query('VACUUM ANALYZE outbox_events');

@@ -50,10 +50,16 @@ export async function onReadReplica(
         const result = await run();
         const after = await replicaReads(running.baseUrl);
         const onReplica = after.replica - before.replica;
-        const all = onReplica + after.primary - before.primary;
+        const elsewhere = Object.entries(after.primary)
+          .map(([reason, n]) => [reason, n - (before.primary[reason] ?? 0)] as const)
+          .filter(([, n]) => n > 0);
+        const all = onReplica + elsewhere.reduce((sum, [, n]) => sum + n, 0);
         result.metrics['reads on the replica'] = all === 0 ? '-' : `${Math.round((100 * onReplica) / all)} %`;
         result.notes.push(
-          `reads a replica may serve (warm-up included): ${onReplica.toLocaleString('en')} of ${all.toLocaleString('en')} on the replica`,
+          `reads a replica may serve (warm-up included): ${onReplica.toLocaleString('en')} of ${all.toLocaleString('en')} on the replica` +
+            (elsewhere.length === 0
+              ? ''
+              : `; on the primary: ${elsewhere.map(([reason, n]) => `${n.toLocaleString('en')} ${reason}`).join(', ')}`),
         );
         record(result);
         return result;
@@ -86,16 +92,20 @@ export async function onReadReplica(
 }
 
 /** The API's routed-read counters (summed over its processes) and whether the replica serves. */
-async function replicaReads(baseUrl: string): Promise<{ replica: number; primary: number; serving: number }> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const sum = (pattern: RegExp) =>
-    text
-      .split('\n')
-      .filter((line) => pattern.test(line))
-      .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+async function replicaReads(
+  baseUrl: string,
+): Promise<{ replica: number; primary: Record<string, number>; serving: number }> {
+  const lines = (await (await fetch(`${baseUrl}/metrics`)).text()).split('\n');
+  const value = (line: string) => Number(line.slice(line.lastIndexOf(' ') + 1));
+  const sum = (pattern: RegExp) => lines.filter((l) => pattern.test(l)).reduce((t, l) => t + value(l), 0);
+  const primary: Record<string, number> = {};
+  for (const line of lines) {
+    const m = /^pis_db_replica_reads_total\{(?=[^}]*source="primary")[^}]*reason="(\w+)"/.exec(line);
+    if (m) primary[m[1]!] = (primary[m[1]!] ?? 0) + value(line);
+  }
   return {
     replica: sum(/^pis_db_replica_reads_total\{[^}]*source="replica"/),
-    primary: sum(/^pis_db_replica_reads_total\{[^}]*source="primary"/),
+    primary,
     serving: sum(/^pis_db_replica_serving /),
   };
 }
