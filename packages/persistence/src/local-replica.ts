@@ -24,13 +24,21 @@ import { isAlive } from './test-support';
 
 const SERVER_URL = process.env['PIS_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SLOT_PREFIX = 'pis_test_replica_';
-/** Settings a hot standby must have at least as high as its primary, or it refuses to start. */
-const AT_LEAST_PRIMARY = [
+/**
+ * Settings taken from the primary: those a hot standby must have at least as high, or it
+ * refuses to start, and those that shape a read's plan and cost, so reads compare.
+ */
+const AS_ON_PRIMARY = [
   'max_connections',
   'max_worker_processes',
   'max_wal_senders',
   'max_prepared_transactions',
   'max_locks_per_transaction',
+  'shared_buffers',
+  'work_mem',
+  'effective_cache_size',
+  'random_page_cost',
+  'jit',
 ];
 const READY_TIMEOUT_MS = 120_000;
 
@@ -69,10 +77,9 @@ export class LocalReplica {
           `listen_addresses = '127.0.0.1'`,
           `unix_socket_directories = '${dir.dir}'`,
           'hot_standby = on',
-          'shared_buffers = 32MB',
           // A throwaway copy: nothing to keep over a crash of the machine.
           'fsync = off',
-          ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
+          ...Object.entries(settings).map(([name, value]) => `${name} = '${value}'`),
           '',
         ].join('\n'),
       );
@@ -260,8 +267,8 @@ async function binaries(primary: Client): Promise<string> {
 
 async function primarySettings(primary: Client): Promise<Record<string, string>> {
   const { rows } = await primary.query<{ name: string; setting: string }>(
-    'SELECT name, setting FROM pg_settings WHERE name = ANY($1)',
-    [AT_LEAST_PRIMARY],
+    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1)',
+    [AS_ON_PRIMARY],
   );
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
