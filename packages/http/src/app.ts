@@ -1,4 +1,4 @@
-import express, { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type Express } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
 import type { Deps } from '@pis/domain';
@@ -12,6 +12,7 @@ import { errorHandler, notFound } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import type { KeyRateLimiter } from './middleware/key-rate-limiter';
 import { metricsEndpoint, requestTiming, type HttpMetrics } from './middleware/metrics';
+import { onBehalf } from './middleware/on-behalf';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { uuidParams } from './middleware/uuid-params';
@@ -118,7 +119,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const providerGuards = {
     before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
     body: jsonBody(),
-    after: [uuidParams(), ...onBehalf(options, (_req, res) => principalOf(res.locals).locationId)],
+    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (_req, res) => principalOf(res.locals).locationId)],
   };
   const simulator = operations.filter((op) => op.tag === 'sandbox');
   const providerOps = operations.filter((op) => op.tag !== 'sandbox');
@@ -138,7 +139,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const backofficeGuards = {
     before: [backofficeAuth(options.backofficeToken)],
     body: jsonBody(),
-    after: [uuidParams(), ...onBehalf(options, (req) => req.params['locationId'])],
+    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (req) => req.params['locationId'])],
   };
   mountRoutes(
     backoffice,
@@ -154,20 +155,4 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(notFound());
   app.use(errorHandler(logger));
   return app;
-}
-
-/** The last guard of a route: the rest of the request runs on behalf of its location, if it has one. */
-function onBehalf(
-  options: HttpAppOptions,
-  locationOf: (req: Request, res: Response) => string | string[] | undefined,
-): RequestHandler[] {
-  const within = options.onBehalfOf;
-  if (within === undefined) return [];
-  return [
-    (req, res, next) => {
-      const location = locationOf(req, res);
-      if (typeof location === 'string') within(location, next);
-      else next();
-    },
-  ];
 }
