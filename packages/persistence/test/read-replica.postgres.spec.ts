@@ -95,11 +95,8 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
   }
 }
 
-/** Until the replica has everything written so far and the routing has seen it (one poll). */
-async function replicaHasAll(): Promise<void> {
-  await replica.caughtUp();
-  await new Promise((resolve) => setTimeout(resolve, 600));
-}
+/** Until the replica has everything written so far (a read behind the routing's last poll asks it again). */
+const replicaHasAll = () => replica.caughtUp();
 
 /** The location's window, feed, table state and orders, as the use cases answer them. */
 async function everything(d: Deps, locationId: string) {
