@@ -8,6 +8,7 @@ import {
   type Database,
 } from '@pis/persistence';
 import { LocalReplica } from '@pis/persistence/test-support';
+import { aReservation } from '@pis/testing';
 import { ADMIN_URL, createDatabase, databaseUrl, dropDatabase, withClient } from './database';
 
 /*
@@ -112,25 +113,7 @@ async function main(): Promise<void> {
 /** Reservation `n` of the location, written as version `v` (every version newer than the last). */
 function reservation(locationId: string, n: number, v: number): Reservation {
   const at = Instant.fromEpochMillis(Date.parse('2026-01-01T00:00:00Z') + v);
-  return {
-    id: randomUUID(),
-    locationId,
-    externalId: `cost-${n}`,
-    status: 'confirmed',
-    partyName: `Party ${n}`,
-    covers: 2,
-    startsAt: Instant.fromEpochMillis(Date.parse('2026-11-21T19:00:00Z')),
-    endsAt: null,
-    tableIds: [],
-    guest: null,
-    internalNote: null,
-    prepayment: null,
-    posOrderId: null,
-    updatedAt: at,
-    linkedOrderId: null,
-    arrivedAt: null,
-    receivedAt: at,
-  };
+  return aReservation(locationId, { externalId: `cost-${n}`, updatedAt: at, receivedAt: at });
 }
 
 main().catch((error: unknown) => {

@@ -1,10 +1,9 @@
 import { PROVIDER } from '../api-client';
 import { withClient } from '../database';
-import { runClosedLoop } from '../load/closed-loop';
 import type { LoadResult } from '../load/outcomes';
-import { runPaced } from '../load/paced';
-import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import { measuredResult, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
 import type { BenchLocation } from '../seed';
+import { closedLoopGets, pacedGets } from './random-gets';
 
 /** Events per page, the feed's default. */
 export const FEED_LIMIT = 100;
@@ -55,17 +54,7 @@ export class EventFeed {
 
   /** As fast as the API answers, `connections` connections. */
   async saturated(ctx: ScenarioContext, name = 'feed'): Promise<ScenarioResult> {
-    const load = (durationS: number) =>
-      runClosedLoop({
-        url: ctx.services.baseUrl,
-        connections: ctx.connections,
-        durationS,
-        headers: this.headers,
-        expected: ['200'],
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: this.path() }) }],
-      });
-    if (ctx.warmupS > 0) await load(ctx.warmupS);
-    const run = await measure(ctx, () => load(ctx.durationS));
+    const run = await closedLoopGets(ctx, { path: () => this.path(), headers: this.headers });
     return this.result(ctx, name, run, [
       `${ctx.connections} connections, each asking for its next page when the last one answered`,
     ]);
@@ -73,39 +62,22 @@ export class EventFeed {
 
   /** Open loop at `rate` requests/s, evenly spaced. */
   async paced(ctx: ScenarioContext, rate: number, name = 'feed-half-rate'): Promise<ScenarioResult> {
-    const paced = (durationS: number) =>
-      runPaced({
-        url: ctx.services.baseUrl,
-        rate,
-        durationS,
-        connections: ctx.connections,
-        expected: ['200'],
-        next: () => ({ method: 'GET', path: this.path(), headers: this.headers }),
-      });
-    if (ctx.warmupS > 0) await paced(ctx.warmupS);
-    const run = await measure(ctx, () => paced(ctx.durationS));
+    const run = await pacedGets(ctx, rate, { path: () => this.path(), headers: this.headers });
     return this.result(ctx, name, run, [
       `open loop: ${rate} pages/s (half of the saturated rate) at even intervals; latency counts from when each request was due`,
     ]);
   }
 
-  private result(
-    ctx: ScenarioContext,
-    name: string,
-    run: Measured<LoadResult>,
-    notes: string[],
-  ): ScenarioResult {
-    return {
-      name,
-      apiWorkers: ctx.services.apiWorkers,
-      description: `GET /events pages of ${FEED_LIMIT} after a random sequence in a location holding ${this.events.toLocaleString('en')} events`,
-      load: run.value,
-      usage: run.usage,
-      waits: run.waits,
-      metrics: {},
-      timeline: run.value.timeline,
-      notes,
-      baselines: {},
-    };
+  private result(ctx: ScenarioContext, name: string, run: Measured<LoadResult>, notes: string[]) {
+    return measuredResult(
+      {
+        name,
+        apiWorkers: ctx.services.apiWorkers,
+        description: `GET /events pages of ${FEED_LIMIT} after a random sequence in a location holding ${this.events.toLocaleString('en')} events`,
+        notes,
+        baselines: {},
+      },
+      run,
+    );
   }
 }
