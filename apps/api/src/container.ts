@@ -35,6 +35,7 @@ import {
 } from '@pis/webhooks';
 import { KeyRevocations } from './key-revocations';
 import { rateLimitSetup, type RateLimitSetup } from './rate-limit-setup';
+import { replicaSettings } from './replica-setup';
 import type { ResolvedSecrets } from './secrets-setup';
 import { TOKENS } from './tokens';
 
@@ -76,6 +77,7 @@ export function buildApiContainer(
     const db = await openDatabase(target, {
       onListenerLost: (err) =>
         logger.warn({ err }, 'the database listening connection was lost; reconnecting'),
+      replica: replicaSettings(config, logger, overrides.poolSize),
     });
     const applied = await runMigrations(db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
@@ -86,7 +88,7 @@ export function buildApiContainer(
     (db: Database, p: Persistence) =>
       new ServiceMetrics({
         token: config.metricsToken,
-        sources: { backlog: p.backlog, pools: () => db.poolUsage() },
+        sources: { backlog: p.backlog, pools: () => db.poolUsage(), replica: () => db.replicaStatus() },
         logger,
         clustered: config.apiWorkers > 1 && cluster.isWorker,
       }),
@@ -216,6 +218,8 @@ export function buildApiContainer(
         webhookUrls: webhookUrlRules(config),
         metrics,
         idempotency: p.idempotency,
+        onBehalfOf:
+          config.databaseReadUrl === null ? undefined : (location, next) => db.onBehalfOf(location, next),
       }),
     [
       TOKENS.Deps,

@@ -14,6 +14,7 @@ import { idempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import type { KeyRateLimiter } from './middleware/key-rate-limiter';
 import { metricsEndpoint, requestTiming, type HttpMetrics } from './middleware/metrics';
+import { onBehalf } from './middleware/on-behalf';
 import { rateLimit } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import { uuidParams } from './middleware/uuid-params';
@@ -78,6 +79,12 @@ export interface HttpAppOptions {
   metrics?: HttpMetrics;
   /** Where `Idempotency-Key` requests keep their answers (docs/decisions/0200-idempotency-keys.md). */
   idempotency: IdempotencyStore;
+  /**
+   * Runs the rest of each request of one location (the provider key's, or the operator path's
+   * `locationId`) on its behalf: with a read replica, that location's writes keep its reads on
+   * the primary until the replica has them (decision 0195). Unset: nothing is added.
+   */
+  onBehalfOf?: (locationId: string, next: () => void) => void;
 }
 
 /**
@@ -153,7 +160,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const providerGuards = {
     before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
     body: jsonBody(),
-    after: [uuidParams()],
+    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (_req, res) => principalOf(res.locals).locationId)],
     // A key is the credential's at the location it acts on.
     idempotent: idempotency(keys, (_req, locals) => {
       const { keyId, locationId } = principalOf(locals);
@@ -178,7 +185,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const backofficeGuards = {
     before: [backofficeAuth(options.backofficeToken)],
     body: jsonBody(),
-    after: [uuidParams()],
+    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (req) => req.params['locationId'])],
     // One operator credential; the location is the one the path names, if any.
     idempotent: idempotency(keys, (req) => `backoffice/location:${String(req.params.locationId ?? '-')}`),
   };

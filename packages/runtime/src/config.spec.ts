@@ -55,6 +55,57 @@ describe('loadConfig', () => {
     expect(direct.databasePreparedStatements).toBe(true);
   });
 
+  it('When DATABASE_READ_URL names a replica, then reads may go there with a lag of 1000 ms allowed by default; unset, nothing changes', () => {
+    const primary = {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+      BACKOFFICE_TOKEN: 'a-long-enough-token',
+    };
+
+    const plain = loadConfig(primary);
+    const replica = loadConfig({ ...primary, DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5433/pis' });
+    const strict = loadConfig({
+      ...primary,
+      DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5433/pis',
+      DATABASE_READ_MAX_LAG_MS: '250',
+      API_WORKERS: '2',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+
+    expect(plain).toMatchObject({ databaseReadUrl: null, databaseReadMaxLagMs: 1_000 });
+    expect(replica).toMatchObject({
+      databaseReadUrl: 'postgres://postgres@127.0.0.1:5433/pis',
+      databaseReadMaxLagMs: 1_000,
+    });
+    expect(strict).toMatchObject({ databaseReadMaxLagMs: 250, apiWorkers: 2 });
+  });
+
+  it('When the read replica settings cannot work, then each problem is named', () => {
+    const attempt = (env: Record<string, string>) => () => loadConfig(env);
+
+    expect(attempt({ DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5433/pis' })).toThrow(
+      /DATABASE_READ_URL needs DATABASE_URL/,
+    );
+    expect(
+      attempt({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+        BACKOFFICE_TOKEN: 'a-long-enough-token',
+        DATABASE_READ_URL: 'mysql://replica/pis',
+        DATABASE_READ_MAX_LAG_MS: '5',
+      }),
+    ).toThrow(
+      /DATABASE_READ_URL must be a postgres: or postgresql: URL[\s\S]*DATABASE_READ_MAX_LAG_MS must be an integer from 10/,
+    );
+    // Each API process would keep its own positions: a write through one, a read through another.
+    expect(
+      attempt({
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+        BACKOFFICE_TOKEN: 'a-long-enough-token',
+        DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5433/pis',
+        API_WORKERS: '2',
+      }),
+    ).toThrow(/DATABASE_READ_URL with API_WORKERS above 1 needs REDIS_URL/);
+  });
+
   it('When the operations variables are wrong, then each is named', () => {
     const attempt = () =>
       loadConfig({

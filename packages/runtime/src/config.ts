@@ -14,6 +14,10 @@ export interface Config {
    * (PgBouncer before 1.21), which is the default when `databaseDirectUrl` is set.
    */
   databasePreparedStatements: boolean;
+  /** `DATABASE_READ_URL`: a streaming replica that serves reads of one location once it has that location's writes. */
+  databaseReadUrl: string | null;
+  /** `DATABASE_READ_MAX_LAG_MS` (default 1000): a replica further behind is skipped. */
+  databaseReadMaxLagMs: number;
   dataDir: string;
   redisUrl: string | null;
   backofficeToken: string | null;
@@ -138,6 +142,18 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     problems.push('DATABASE_DIRECT_URL needs DATABASE_URL: it is the session connection beside a pooled one');
   }
 
+  const databaseReadUrl = url('DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (databaseReadUrl !== null && databaseUrl === null) {
+    problems.push('DATABASE_READ_URL needs DATABASE_URL: it names a streaming replica of that database');
+  }
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const apiWorkers = integer('API_WORKERS', 1, 1, 64);
+  if (databaseReadUrl !== null && apiWorkers > 1 && redisUrl === null) {
+    problems.push(
+      "DATABASE_READ_URL with API_WORKERS above 1 needs REDIS_URL: the API processes share the position of each location's last write there",
+    );
+  }
+
   const metricsToken = text('METRICS_TOKEN');
   if (metricsToken !== null && metricsToken.length < 16) {
     problems.push('METRICS_TOKEN must be at least 16 characters');
@@ -150,13 +166,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const config: Config = {
     port: integer('PORT', 3000, 0, 65535),
     host,
-    apiWorkers: integer('API_WORKERS', 1, 1, 64),
+    apiWorkers,
     databaseUrl,
     databaseDirectUrl,
     // A direct URL beside DATABASE_URL means DATABASE_URL goes through a transaction pooler.
     databasePreparedStatements: flag('DATABASE_PREPARED_STATEMENTS', databaseDirectUrl === null),
+    databaseReadUrl,
+    databaseReadMaxLagMs: integer('DATABASE_READ_MAX_LAG_MS', 1_000, 10, 3_600_000),
     dataDir: resolve(text('DATA_DIR') ?? './.data'),
-    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisUrl,
     backofficeToken,
     webhookRetryDelaysMs,
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),

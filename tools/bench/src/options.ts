@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'list-window',
   'webhook-pipeline',
   'webhook-noisy-neighbour',
+  'read-replica',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

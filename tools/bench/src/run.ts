@@ -4,7 +4,9 @@ import { databaseUrl } from './database';
 import { bodyTemplate, fullBody, iso } from './fixtures';
 import type { BenchOptions } from './options';
 import type { ScenarioContext, ScenarioResult } from './scenario';
+import { EventFeed } from './scenarios/event-feed';
 import { ListWindow, LIST_FIRST_DAY_MS, LIST_LIMIT, listDays } from './scenarios/list-window';
+import { onReadReplica } from './scenarios/read-replica';
 import { PUT_PREFIX, PUT_RESERVATIONS, PutWrites, SEEDED_UPDATED_AT } from './scenarios/put-writes';
 import { SEAT_TABLES, SeatMove } from './scenarios/seat-move';
 import { TILL_TABLES, Till } from './scenarios/till';
@@ -30,6 +32,7 @@ interface Fixtures {
   list: BenchLocation | null;
   hooks: BenchLocation | null;
   neighbours: BenchLocation[] | null;
+  feed: BenchLocation | null;
   putAnswer: string | null;
   listAnswer: string | null;
 }
@@ -52,38 +55,44 @@ export async function runBenchmark(
   let seatMove: SeatMove | null = null;
   let till: Till | null = null;
   let list: ListWindow | null = null;
+  let feed: EventFeed | null = null;
+  const feedEvents = feedEventsFor(options);
+
+  const serviceOptions = (apiWorkers: number) => ({
+    source: options.source,
+    database: paths.database,
+    queuePrefix: paths.queuePrefix,
+    apiWorkers,
+    workerConcurrency: options.workerConcurrency,
+    cpuProfileDir: paths.profileDir,
+    memoryDir: paths.memoryDir,
+    logDir: paths.logDir,
+  });
+  const context = (services: ScenarioContext['services']): ScenarioContext => ({
+    services,
+    database: paths.database,
+    databaseUrl: databaseUrl(paths.database),
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    connections: options.connections,
+    cpus: paths.cpus,
+    memoryDir: paths.memoryDir,
+    resultsDir: paths.resultsDir,
+    log,
+  });
 
   for (const [pass, apiWorkers] of options.apiWorkers.entries()) {
     log(`starting the API (API_WORKERS=${apiWorkers}) and the worker`);
-    const services = await startServices({
-      source: options.source,
-      database: paths.database,
-      queuePrefix: paths.queuePrefix,
-      apiWorkers,
-      workerConcurrency: options.workerConcurrency,
-      cpuProfileDir: paths.profileDir,
-      memoryDir: paths.memoryDir,
-      logDir: paths.logDir,
-    });
+    const services = await startServices(serviceOptions(apiWorkers));
     try {
-      const ctx: ScenarioContext = {
-        services,
-        database: paths.database,
-        databaseUrl: databaseUrl(paths.database),
-        durationS: options.durationS,
-        warmupS: options.warmupS,
-        connections: options.connections,
-        cpus: paths.cpus,
-        memoryDir: paths.memoryDir,
-        resultsDir: paths.resultsDir,
-        log,
-      };
+      const ctx = context(services);
       if (fixtures === null) {
         fixtures = await seed(ctx, options, log);
         puts = fixtures.puts && new PutWrites(fixtures.puts);
         seatMove = fixtures.floor && new SeatMove(fixtures.floor);
         till = fixtures.till && new Till(fixtures.till);
         list = fixtures.list && new ListWindow(fixtures.list, options.listReservations);
+        feed = fixtures.feed && new EventFeed(fixtures.feed, feedEvents);
         if (want('baselines')) await baselines(ctx, fixtures, options, log, record);
       }
       if (puts && want('put-applied')) {
@@ -116,6 +125,15 @@ export async function runBenchmark(
         log(`list-window at half its rate, ${half}/s, open loop (w${apiWorkers})`);
         record(await list.paced(ctx, half));
       }
+      // The feed on the primary, beside which read-replica measures it on the replica.
+      if (feed && want('read-replica') && pass === 0) {
+        log(`feed (w${apiWorkers})`);
+        const saturated = await feed.saturated(ctx);
+        record(saturated);
+        const half = Math.max(1, Math.round(saturated.load!.rps / 2));
+        log(`feed at half its rate, ${half}/s, open loop (w${apiWorkers})`);
+        record(await feed.paced(ctx, half));
+      }
       // The API takes no part in the pipeline (events are committed in SQL): once is enough.
       if (fixtures.hooks && want('webhook-pipeline') && pass === 0) {
         for (const result of await webhookPipeline(ctx, fixtures.hooks, {
@@ -133,7 +151,19 @@ export async function runBenchmark(
       await services.stop();
     }
   }
+  if (want('read-replica')) {
+    await onReadReplica(
+      serviceOptions(options.apiWorkers[0] ?? 1),
+      context,
+      { list, feed, puts: want('put-applied') ? puts : null },
+      log,
+      record,
+    );
+  }
 }
+
+/** Events in the feed's location: a fifth of the listed reservations (200,000 by default). */
+const feedEventsFor = (options: BenchOptions) => Math.max(1_000, Math.round(options.listReservations / 5));
 
 async function seed(
   ctx: ScenarioContext,
@@ -149,6 +179,7 @@ async function seed(
     list: null,
     hooks: null,
     neighbours: null,
+    feed: null,
     putAnswer: null,
     listAnswer: null,
   };
@@ -175,7 +206,7 @@ async function seed(
     log(`provisioning a floor of ${TILL_TABLES} tables for till`);
     fixtures.till = await provisionLocation(base, 'Bench till', TILL_TABLES);
   }
-  if (want('list-window') || want('baselines')) {
+  if (want('list-window') || want('baselines') || want('read-replica')) {
     log(
       `seeding ${options.listReservations.toLocaleString('en')} reservations for list-window (about a minute per million)`,
     );
@@ -185,6 +216,12 @@ async function seed(
     fixtures.listAnswer = JSON.stringify(
       await call(base, fixtures.list.key, 'GET', `${PROVIDER}/reservations?${day}`),
     );
+  }
+  if (want('read-replica')) {
+    const events = feedEventsFor(options);
+    log(`seeding ${events.toLocaleString('en')} events for the feed`);
+    fixtures.feed = await provisionLocation(base, 'Bench feed', 10);
+    await EventFeed.seed(ctx.databaseUrl, fixtures.feed, events);
   }
   if (want('webhook-pipeline')) {
     fixtures.hooks = await provisionLocation(base, 'Bench webhooks', 10);

@@ -87,3 +87,18 @@ export async function measure<T>(
 
 /** The roles every report shows, in this order. */
 export const ROLES = ['api', 'worker', 'postgres', 'redis', 'bench', 'baseline'] as const;
+
+/** A measured HTTP load as a result: `apiWorkers` null for a baseline. */
+export function measuredResult(
+  fields: Pick<ScenarioResult, 'name' | 'apiWorkers' | 'description' | 'notes' | 'baselines'>,
+  run: Measured<LoadResult>,
+): ScenarioResult {
+  return {
+    ...fields,
+    load: run.value,
+    usage: run.usage,
+    waits: run.waits,
+    metrics: {},
+    timeline: run.value.timeline,
+  };
+}

@@ -53,6 +53,8 @@ export interface ServiceOptions {
   /** Where the memory probe writes; null: no probe. */
   memoryDir: string | null;
   logDir: string;
+  /** More variables for both processes (e.g. `DATABASE_READ_URL`). */
+  extraEnv?: Record<string, string>;
 }
 
 export interface RunningServices {
@@ -84,6 +86,7 @@ export async function startServices(options: ServiceOptions): Promise<RunningSer
     WORKER_METRICS_PORT: '0',
     ...(options.workerConcurrency ? { WEBHOOK_WORKER_CONCURRENCY: String(options.workerConcurrency) } : {}),
     ...(options.memoryDir ? { PIS_BENCH_MEMORY_DIR: options.memoryDir } : {}),
+    ...options.extraEnv,
   };
   const scripts = rootScripts();
   const nodeArgs = (app: 'api' | 'worker') => {

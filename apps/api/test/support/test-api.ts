@@ -34,7 +34,7 @@ export async function startTestApi(
   /** Shorter server limits for the tests of the limits themselves; every other suite runs the production ones. */
   limits: Readonly<ServerLimits> = SERVER_LIMITS,
 ): Promise<TestApi> {
-  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...env });
+  const config = loadConfig({ ...TEST_ENV, DATABASE_URL: databaseUrl, ...readReplica(databaseUrl), ...env });
   const runtime = await createApiRuntime(config, logger ?? createLogger(config.logLevel), overrides);
   // The production server settings (timeouts, header limits), on a loopback port.
   const running = await listen(runtime.app, 0, '127.0.0.1', limits);
@@ -47,6 +47,19 @@ export async function startTestApi(
       await runtime.stop();
     },
   };
+}
+
+/**
+ * `DATABASE_READ_URL` on the replica that `pnpm test:replica` started for the run (its port in
+ * `PIS_TEST_READ_REPLICA_PORT`): every suite's API then reads from it where it may.
+ */
+function readReplica(databaseUrl: string): Record<string, string> {
+  const port = process.env['PIS_TEST_READ_REPLICA_PORT'];
+  if (!port) return {};
+  const url = new URL(databaseUrl);
+  url.hostname = '127.0.0.1';
+  url.port = port;
+  return { DATABASE_READ_URL: url.toString() };
 }
 
 /** One fresh database and one API per test file. */

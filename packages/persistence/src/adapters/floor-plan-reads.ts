@@ -3,14 +3,14 @@ import { publishedPlanMapper, workingPlanToDomain, type TableColumns } from '../
 import type { FloorPlanVersionRow } from '../schemas/floor-plan-version.schema';
 import type { FloorPlanRow } from '../schemas/floor-plan.schema';
 import type { RoomRow } from '../schemas/room.schema';
-import type { Sql } from '../db/sql';
+import type { ReadSql } from '../db/sql';
 
 /**
  * Rooms by (order, id), tables by (label, id). Labels compare in the "C" collation, byte
  * order, which is how the domain and the in-memory adapters compare strings.
  */
 export async function readWorkingPlan(
-  sql: Sql,
+  sql: ReadSql,
   locationId: string,
   plan: FloorPlanRow | null,
 ): Promise<WorkingPlan> {
@@ -39,7 +39,10 @@ export const EMPTY_PLAN = (locationId: string): WorkingPlan => ({
 });
 
 /** The latest published version of the location's plan, or null before the first publish. */
-export async function readLatestPublished(sql: Sql, locationId: string): Promise<PublishedFloorPlan | null> {
+export async function readLatestPublished(
+  sql: ReadSql,
+  locationId: string,
+): Promise<PublishedFloorPlan | null> {
   const row = await sql.first<FloorPlanVersionRow>(
     `SELECT * FROM floor_plan_versions WHERE location_id = $1 ORDER BY version DESC LIMIT 1`,
     [locationId],

@@ -37,9 +37,10 @@ export class PgEventFeedQueries implements EventFeedQueries {
    */
   async page({ locationId, after, limit, types }: FeedQuery): Promise<FeedPage> {
     if (!isUuid(locationId)) return { events: [], oldestRetainedSequence: 1 };
-    const rows = await this.db.read((sql) =>
-      sql.rows<FeedRow>(
-        `SELECT l.events_pruned_through AS pruned, e.id, e.location_id, e.sequence, e.type, e.occurred_at, e.data
+    const rows = await this.db.read(
+      (sql) =>
+        sql.rows<FeedRow>(
+          `SELECT l.events_pruned_through AS pruned, e.id, e.location_id, e.sequence, e.type, e.occurred_at, e.data
            FROM locations l
            LEFT JOIN LATERAL (
              SELECT * FROM outbox_events
@@ -47,8 +48,9 @@ export class PgEventFeedQueries implements EventFeedQueries {
               ORDER BY sequence LIMIT $3) e ON true
           WHERE l.id = $1
           ORDER BY e.sequence`,
-        [locationId, after, limit, types === null ? null : [...types]],
-      ),
+          [locationId, after, limit, types === null ? null : [...types]],
+        ),
+      { location: locationId },
     );
     const pruned = rows[0]?.pruned ?? 0;
     return {
@@ -60,24 +62,27 @@ export class PgEventFeedQueries implements EventFeedQueries {
   /** The sequence, the published plan and the open orders from one REPEATABLE READ snapshot. */
   async tableState(locationId: string): Promise<TableStateRead> {
     if (!isUuid(locationId)) return { asOfSequence: 0, plan: null, openOrders: [] };
-    return this.db.snapshot(async (sql) => {
-      const location = await sql.first<{ event_sequence: number }>(
-        `SELECT event_sequence FROM locations WHERE id = $1`,
-        [locationId],
-      );
-      const plan = await readLatestPublished(sql, locationId);
-      const orders = await sql.rows<OrderRow>(
-        `SELECT * FROM orders WHERE id IN (
+    return this.db.snapshot(
+      async (sql) => {
+        const location = await sql.first<{ event_sequence: number }>(
+          `SELECT event_sequence FROM locations WHERE id = $1`,
+          [locationId],
+        );
+        const plan = await readLatestPublished(sql, locationId);
+        const orders = await sql.rows<OrderRow>(
+          `SELECT * FROM orders WHERE id IN (
            SELECT open_order_id FROM dining_tables WHERE location_id = $1 AND open_order_id IS NOT NULL)
          ORDER BY opened_at, id`,
-        [locationId],
-      );
-      return {
-        asOfSequence: Number(location?.event_sequence ?? 0),
-        plan,
-        openOrders: orders.map(orderMapper.toDomain),
-      };
-    });
+          [locationId],
+        );
+        return {
+          asOfSequence: Number(location?.event_sequence ?? 0),
+          plan,
+          openOrders: orders.map(orderMapper.toDomain),
+        };
+      },
+      { location: locationId },
+    );
   }
 }
 

@@ -46,6 +46,8 @@ export class PgUnitOfWork implements UnitOfWork {
     for (let attempt = 1; ; attempt++) {
       try {
         const { outcome, committed } = await this.once(work);
+        // Committed: the location's reads stay on the primary until a read replica has it.
+        if (outcome.ok) await this.db.noteWrite();
         if (committed.length > 0) this.announce(committed);
         return outcome;
       } catch (error) {

@@ -97,7 +97,9 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
     const row = reservationMapper.toPersistence(reservation);
     const params = COLUMNS.map((column) => dbValue(row[column]));
     const inserted = await this.db.prepared('pis_reservation_create', CREATE, params);
-    return inserted.length === 1 ? 'inserted' : 'duplicate';
+    if (inserted.length === 0) return 'duplicate';
+    await this.db.noteWrite();
+    return 'inserted';
   }
 
   async update(locationId: string, input: ReservationInput, receivedAt: Instant): Promise<PlainUpdateResult> {
@@ -139,6 +141,8 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
     if (outcome === 'superseded') {
       throw new Error(`reservation ${input.externalId}: superseded by concurrent writes four times in a row`);
     }
+    // Only an applied write changed the row; stale and refused ones wrote nothing to wait for.
+    if (outcome === 'applied') await this.db.noteWrite();
     if (outcome === 'tables_refused') {
       const published =
         plan_version === null

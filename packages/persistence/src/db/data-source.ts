@@ -3,6 +3,7 @@ import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/Postgres
 import { MIGRATIONS } from '../migrations';
 import { ENTITY_SCHEMAS } from '../schemas';
 import { Database } from './database';
+import type { ReplicaSettings } from './replica-reads';
 import { pgliteDriver } from './pglite-driver';
 import { keepTimestampText } from './timestamp-text';
 import { pgTypeParsers } from './type-parsers';
@@ -31,6 +32,8 @@ export interface DataSourceSettings {
   logging?: boolean;
   /** Told when the listening connection was lost (it reconnects by itself). */
   onListenerLost?: (error: Error | undefined) => void;
+  /** PostgreSQL only: a streaming replica that may serve reads of one location (decision 0195). */
+  replica?: ReplicaSettings;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -168,5 +171,6 @@ export async function openDatabase(
     applicationName: `${target.applicationName ?? 'pis'}-listener`,
     preparedStatements: target.preparedStatements,
     onListenerLost: settings.onListenerLost,
+    replica: settings.replica,
   });
 }

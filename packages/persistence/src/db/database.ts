@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { NotificationListener } from './notification-listener';
-import { Sql } from './sql';
+import { ReplicaReads, type ReplicaSettings, type ReplicaStatus } from './replica-reads';
+import { Sql, type ReadSql } from './sql';
 import { poolOf } from './typeorm-internals';
 import { orUnavailable } from './unavailable';
+import { walBytes } from './write-positions';
 
 export interface DatabaseOptions {
   /**
@@ -27,13 +29,23 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** Told when the listening connection was lost (it reconnects by itself). */
   onListenerLost?: (error: Error | undefined) => void;
+  /** A streaming replica that may serve the reads of one location (`DATABASE_READ_URL`). */
+  replica?: ReplicaSettings;
 }
 
 export type Pool = 'write' | 'read';
 
+/**
+ * A read of one location's data that the read replica may serve, when there is one and it
+ * has replayed that location's last write (decision 0195); the primary's read pool otherwise.
+ */
+export interface LocationRead {
+  location: string;
+}
+
 /** One pool's connections: open, idle among them, callers waiting for one, and the most it opens. */
 export interface PoolUsage {
-  pool: Pool;
+  pool: Pool | 'replica';
   total: number;
   idle: number;
   waiting: number;
@@ -52,7 +64,9 @@ type LocalListener = (payload: string) => void;
  * transaction: it sees committed state only, and never waits for a connection of the pool
  * that the transactions hold (once every one is held by a transaction that reads, that
  * would deadlock). Embedded PGlite is one session: a read made inside a unit of work runs
- * in it (the only way it can run at all) and so sees its writes.
+ * in it (the only way it can run at all) and so sees its writes. With a read replica
+ * (`DatabaseOptions.replica`), reads of one location (`LocationRead`) may run there instead,
+ * under the routing rule of `ReplicaReads`.
  */
 export class Database {
   private readonly ambient = new AsyncLocalStorage<QueryRunner>();
@@ -60,6 +74,7 @@ export class Database {
   /** Subscribers in this process, for databases without a listening connection. */
   private readonly local = new Map<string, Set<LocalListener>>();
   private readonly prepare: boolean;
+  private readonly replica: ReplicaReads | null;
 
   constructor(
     readonly dataSource: DataSource,
@@ -74,6 +89,10 @@ export class Database {
             applicationName: options.applicationName ?? 'pis-listener',
             onConnectionLost: options.onListenerLost,
           });
+    this.replica =
+      options.replica === undefined
+        ? null
+        : new ReplicaReads(options.replica, () => this.walInsertPosition(), this.prepare);
   }
 
   /** Where `runMigrations` applies migrations: a direct session connection, or null for the write pool. */
@@ -86,7 +105,8 @@ export class Database {
    * session is not a pool.
    */
   poolUsage(): PoolUsage[] {
-    return (['write', 'read'] as const).flatMap((pool) => {
+    const replica = this.replica === null ? [] : [{ pool: 'replica' as const, ...this.replica.poolUsage() }];
+    const primary = (['write', 'read'] as const).flatMap((pool) => {
       const target = poolOf(this.dataSource, pool === 'write' ? 'master' : 'slave');
       if (target === null) return [];
       return [
@@ -99,6 +119,30 @@ export class Database {
         },
       ];
     });
+    return [...primary, ...replica];
+  }
+
+  /** The read replica's state and the reads routed so far; null without one. */
+  replicaStatus(): ReplicaStatus | null {
+    return this.replica?.status() ?? null;
+  }
+
+  /**
+   * Runs `work` (the rest of a request) on behalf of `location`: a write it commits keeps that
+   * location's reads on the primary until the replica has it (`noteWrite`). Just `work()`
+   * without a replica.
+   */
+  onBehalfOf<T>(location: string, work: () => T): T {
+    return this.replica === null ? work() : this.replica.within(location, work);
+  }
+
+  /**
+   * Called after a commit that changed something, on behalf of a location (`onBehalfOf`): keeps
+   * the primary's WAL position for that location. Nothing without a replica, or outside
+   * `onBehalfOf`; it never fails the write it follows.
+   */
+  async noteWrite(): Promise<void> {
+    if (this.replica !== null) await this.replica.noteWrite();
   }
 
   /** Whether read-side statements run on a pool of their own (PostgreSQL) or in the caller's unit of work (PGlite). */
@@ -116,7 +160,18 @@ export class Database {
    * query-runner machinery: for statements on a measured hot path. A plain statement where
    * prepared statements are off, or on PGlite (serialised with its single session).
    */
-  async prepared<T>(name: string, text: string, values: unknown[], pool: Pool = 'write'): Promise<T[]> {
+  async prepared<T>(
+    name: string,
+    text: string,
+    values: unknown[],
+    pool: Pool | LocationRead = 'write',
+  ): Promise<T[]> {
+    if (typeof pool === 'object') {
+      const onPrimary = () => this.prepared<T>(name, text, values, 'read');
+      return this.replica === null
+        ? onPrimary()
+        : this.replica.rows<T>(pool.location, { name, text, values }, onPrimary);
+    }
     const target = poolOf(this.dataSource, pool === 'write' ? 'master' : 'slave');
     if (target === null) {
       return pool === 'read' ? this.read((sql) => sql.rows<T>(text, values)) : this.query<T>(text, values);
@@ -151,14 +206,14 @@ export class Database {
     });
   }
 
-  /** Read-side statements that need no common snapshot. */
-  read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    return this.onReader(work, false);
+  /** Read-side statements that need no common snapshot (of one location: see `LocationRead`). */
+  read<T>(work: (sql: ReadSql) => Promise<T>, of?: LocationRead): Promise<T> {
+    return this.routed(work, false, of);
   }
 
   /** Read-side statements that must agree with each other: one REPEATABLE READ snapshot. */
-  snapshot<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    return this.onReader(work, true);
+  snapshot<T>(work: (sql: ReadSql) => Promise<T>, of?: LocationRead): Promise<T> {
+    return this.routed(work, true, of);
   }
 
   /**
@@ -190,11 +245,29 @@ export class Database {
 
   /** Closes the listening connection and the pools. */
   async close(): Promise<void> {
+    await this.replica?.stop();
     await this.listener?.stop();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 
-  private onReader<T>(work: (sql: Sql) => Promise<T>, consistent: boolean): Promise<T> {
+  private routed<T>(work: (sql: ReadSql) => Promise<T>, consistent: boolean, of?: LocationRead): Promise<T> {
+    const onPrimary = () => this.onReader(work, consistent);
+    if (of === undefined || this.replica === null) return onPrimary();
+    return this.replica.run(of.location, consistent, work, onPrimary);
+  }
+
+  /** `pg_current_wal_insert_lsn()`: at or past every commit acknowledged before it was asked for. */
+  private async walInsertPosition(): Promise<number> {
+    const [row] = await this.prepared<{ lsn: string }>(
+      'pis_wal_insert_lsn',
+      'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+      [],
+      'read',
+    );
+    return walBytes(row!.lsn);
+  }
+
+  private onReader<T>(work: (sql: ReadSql) => Promise<T>, consistent: boolean): Promise<T> {
     const current = this.separateReads ? undefined : this.ambient.getStore();
     if (current) return work(new Sql(current));
     return this.withRunner(this.separateReads ? 'slave' : 'master', async (sql, runner) => {

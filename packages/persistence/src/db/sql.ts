@@ -1,11 +1,18 @@
+import type { PoolClient } from 'pg';
 import type { EntitySchema, EntityManager, QueryRunner } from 'typeorm';
+
+/** What the read side needs of a session: the rows of a statement, or its first row. */
+export interface ReadSql {
+  rows<T>(text: string, params?: unknown[]): Promise<T[]>;
+  first<T>(text: string, params?: unknown[]): Promise<T | null>;
+}
 
 /**
  * Raw parameterised SQL on one query runner, with results shaped the same on `pg` and
  * PGlite (TypeORM's unstructured results differ by command), plus the EntitySchema
  * conversions for statements TypeORM's builders cannot express.
  */
-export class Sql {
+export class Sql implements ReadSql {
   constructor(readonly runner: QueryRunner) {}
 
   get manager(): EntityManager {
@@ -47,6 +54,23 @@ export class Sql {
       values: tuples.join(', '),
       params,
     };
+  }
+}
+
+/**
+ * `ReadSql` straight on a `pg` client: the read replica's pool, which TypeORM does not hold
+ * (its DataSource would refuse to start while the replica is down). The pool parses types as
+ * the DataSource's pools do, so rows have the same shape.
+ */
+export class ClientSql implements ReadSql {
+  constructor(private readonly client: PoolClient) {}
+
+  async rows<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.client.query(text, params)).rows as T[];
+  }
+
+  async first<T>(text: string, params: unknown[] = []): Promise<T | null> {
+    return (await this.rows<T>(text, params))[0] ?? null;
   }
 }
 

@@ -18,15 +18,18 @@ export class PgOrderQueries implements OrderQueries {
   /** Newest first on `orders_location_newest (location_id, opened_at DESC, id DESC)`. */
   async list(locationId: string, status: OrderStatus | null): Promise<Order[]> {
     if (!isUuid(locationId)) return [];
-    const rows = await this.db.read((sql) =>
-      status === null
-        ? sql.rows<OrderRow>(`SELECT * FROM orders WHERE location_id = $1 ORDER BY opened_at DESC, id DESC`, [
-            locationId,
-          ])
-        : sql.rows<OrderRow>(
-            `SELECT * FROM orders WHERE location_id = $1 AND status = $2 ORDER BY opened_at DESC, id DESC`,
-            [locationId, status],
-          ),
+    const rows = await this.db.read(
+      (sql) =>
+        status === null
+          ? sql.rows<OrderRow>(
+              `SELECT * FROM orders WHERE location_id = $1 ORDER BY opened_at DESC, id DESC`,
+              [locationId],
+            )
+          : sql.rows<OrderRow>(
+              `SELECT * FROM orders WHERE location_id = $1 AND status = $2 ORDER BY opened_at DESC, id DESC`,
+              [locationId, status],
+            ),
+      { location: locationId },
     );
     return rows.map(orderMapper.toDomain);
   }

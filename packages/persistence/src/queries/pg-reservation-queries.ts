@@ -11,12 +11,9 @@ export class PgReservationQueries implements ReservationQueries {
   async listWindow(q: ReservationWindowQuery): Promise<Reservation[]> {
     const statement = windowStatement(q);
     if (statement === null) return [];
-    const rows = await this.db.prepared<ReservationRow>(
-      statement.name,
-      statement.text,
-      statement.params,
-      'read',
-    );
+    const rows = await this.db.prepared<ReservationRow>(statement.name, statement.text, statement.params, {
+      location: q.locationId,
+    });
     return rows.map(reservationMapper.toDomain);
   }
 

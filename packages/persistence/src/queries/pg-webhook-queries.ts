@@ -38,20 +38,23 @@ export class PgWebhookQueries implements WebhookQueries {
       params.push(instantToDb(q.after.createdAt), q.after.id);
       where.push(`(created_at, id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
     }
-    return this.db.snapshot(async (sql) => {
-      const deliveries = await sql.rows<WebhookDeliveryRow>(
-        `SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')}
+    return this.db.snapshot(
+      async (sql) => {
+        const deliveries = await sql.rows<WebhookDeliveryRow>(
+          `SELECT * FROM webhook_deliveries WHERE ${where.join(' AND ')}
          ORDER BY created_at DESC, id DESC LIMIT $2`,
-        params,
-      );
-      if (deliveries.length === 0) return [];
-      const attempts = await sql.rows<WebhookAttemptRow>(
-        `SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempted_at, id`,
-        [deliveries.map((d) => d.id)],
-      );
-      const attemptsOf = new Map<string, WebhookAttemptRow[]>(deliveries.map((d) => [d.id, []]));
-      for (const attempt of attempts) attemptsOf.get(attempt.delivery_id)?.push(attempt);
-      return deliveries.map((d) => webhookDeliveryToDomain(d, attemptsOf.get(d.id) ?? []));
-    });
+          params,
+        );
+        if (deliveries.length === 0) return [];
+        const attempts = await sql.rows<WebhookAttemptRow>(
+          `SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY attempted_at, id`,
+          [deliveries.map((d) => d.id)],
+        );
+        const attemptsOf = new Map<string, WebhookAttemptRow[]>(deliveries.map((d) => [d.id, []]));
+        for (const attempt of attempts) attemptsOf.get(attempt.delivery_id)?.push(attempt);
+        return deliveries.map((d) => webhookDeliveryToDomain(d, attemptsOf.get(d.id) ?? []));
+      },
+      { location: q.locationId },
+    );
   }
 }

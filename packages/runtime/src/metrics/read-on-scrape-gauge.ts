@@ -7,7 +7,7 @@ import { Gauge, type MetricObjectWithValues, type MetricValue, type Registry } f
  */
 export class ReadOnScrapeGauge extends Gauge {
   constructor(
-    config: { name: string; help: string; registry: Registry; aggregator: 'max' | 'sum' },
+    config: { name: string; help: string; registry: Registry; aggregator: 'max' | 'min' | 'sum' },
     private readonly read: () => Promise<number | null>,
   ) {
     super({

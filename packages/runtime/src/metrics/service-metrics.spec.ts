@@ -1,6 +1,6 @@
 import { Instant, type PipelineBacklogMeasure, type StoredEvent } from '@pis/domain';
 import { createLogger } from '../logger';
-import { ServiceMetrics, type AttemptSample } from './service-metrics';
+import { ServiceMetrics, type AttemptSample, type ReplicaGaugeSource } from './service-metrics';
 
 const logger = createLogger('silent');
 
@@ -26,6 +26,39 @@ describe('ServiceMetrics', () => {
       'Basic a-metrics-token-of-16',
     ])
       expect(guarded.authorized(refused)).toBe(false);
+  });
+
+  it('When a read replica is configured, then its reads by source and reason, whether it serves and its lag are scraped; while it is down the lag is left out; without one, none of them', async () => {
+    let status: ReplicaGaugeSource = {
+      state: 'serving',
+      lagSeconds: 0.04,
+      reads: [
+        { source: 'replica', reason: 'caught_up', count: 12 },
+        { source: 'primary', reason: 'recent_write', count: 3 },
+      ],
+    };
+    const metrics = new ServiceMetrics({ token: null, sources: { replica: () => status }, logger });
+    const none = new ServiceMetrics({ token: null, sources: { replica: () => null }, logger });
+
+    const serving = (await metrics.scrape()).text;
+    status = {
+      state: 'down',
+      lagSeconds: null,
+      reads: [...status.reads, { source: 'primary', reason: 'down', count: 2 }],
+    };
+    const down = (await metrics.scrape()).text;
+    const without = (await none.scrape()).text;
+
+    expect(value(serving, 'pis_db_replica_reads_total{source="replica",reason="caught_up"}')).toBe(12);
+    expect(value(serving, 'pis_db_replica_reads_total{source="primary",reason="recent_write"}')).toBe(3);
+    expect([value(serving, 'pis_db_replica_serving'), value(serving, 'pis_db_replica_lag_seconds')]).toEqual([
+      1, 0.04,
+    ]);
+    expect(value(down, 'pis_db_replica_reads_total{source="primary",reason="down"}')).toBe(2);
+    expect(value(down, 'pis_db_replica_reads_total{source="replica",reason="caught_up"}')).toBe(12);
+    expect(value(down, 'pis_db_replica_serving')).toBe(0);
+    expect(value(down, 'pis_db_replica_lag_seconds')).toBeUndefined();
+    expect(without).not.toContain('pis_db_replica');
   });
 
   it('When the backlog cannot be measured, then its gauges are left out rather than stale, and come back with the database', async () => {

@@ -14,10 +14,19 @@ export interface PoolGaugeSource {
   max: number;
 }
 
+/** The read replica's state and routed reads (the `Database` facade's `replicaStatus()`). */
+export interface ReplicaGaugeSource {
+  state: 'serving' | 'lagging' | 'down';
+  lagSeconds: number | null;
+  reads: { source: string; reason: string; count: number }[];
+}
+
 /** What the collect-on-scrape gauges read; each is optional (PGlite has no pools, ...). */
 export interface MetricsSources {
   backlog?: PipelineBacklog;
   pools?: () => PoolGaugeSource[];
+  /** null (or absent) without a read replica. */
+  replica?: () => ReplicaGaugeSource | null;
 }
 
 export interface MetricsOptions {
@@ -172,6 +181,7 @@ export class ServiceMetrics {
       (p) => p.waiting,
     );
     this.poolGauge('pis_db_pool_max_connections', 'The most connections each pool opens', (p) => p.max);
+    this.replicaMetrics();
     this.registry = Registry.merge([processMetrics(), this.own]);
     this.scrapeCluster = options.clustered ? clusterScrape(this.registry) : null;
   }
@@ -239,6 +249,45 @@ export class ServiceMetrics {
         for (const usage of pools()) this.set({ pool: usage.pool }, pick(usage));
       },
     });
+  }
+
+  /** With a read replica: where reads went and why, whether it serves, how far behind it may be. */
+  private replicaMetrics(): void {
+    const { replica } = this.options.sources;
+    if (!replica || replica() === null) return;
+    const read = async () => replica();
+    new Counter({
+      name: 'pis_db_replica_reads_total',
+      help: 'Reads a read replica may serve, by where they ran (replica, primary) and why (caught_up; recent_write, lagging, down, failed, positions_unknown: on the primary)',
+      labelNames: ['source', 'reason'],
+      registers: [this.own],
+      collect() {
+        this.reset();
+        for (const r of replica()?.reads ?? []) this.inc({ source: r.source, reason: r.reason }, r.count);
+      },
+    });
+    // Every process of a cluster reads the same replica: the merged value is the worst one seen.
+    new ReadOnScrapeGauge(
+      {
+        name: 'pis_db_replica_serving',
+        help: '1 while the read replica serves reads, 0 while it is down or further behind than DATABASE_READ_MAX_LAG_MS',
+        registry: this.own,
+        aggregator: 'min',
+      },
+      async () => ((await read())?.state === 'serving' ? 1 : 0),
+    );
+    new ReadOnScrapeGauge(
+      {
+        name: 'pis_db_replica_lag_seconds',
+        help: 'How far behind the primary the read replica may be (an upper bound, to the poll interval); absent while it is down',
+        registry: this.own,
+        aggregator: 'max',
+      },
+      async () => {
+        const lag = (await read())?.lagSeconds ?? null;
+        return lag === null || !Number.isFinite(lag) ? null : lag;
+      },
+    );
   }
 
   /** One query per scrape, shared by the gauges that the registry collects in parallel. */

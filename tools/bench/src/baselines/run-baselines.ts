@@ -5,7 +5,13 @@ import { withClient } from '../database';
 import { runClosedLoop } from '../load/closed-loop';
 import { loadResult, type LoadResult } from '../load/outcomes';
 import { freePort, startGroup, waitFor } from '../processes';
-import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import {
+  measure,
+  measuredResult,
+  type Measured,
+  type ScenarioContext,
+  type ScenarioResult,
+} from '../scenario';
 import {
   BASELINE_TABLE,
   type BarePgMode,
@@ -125,16 +131,5 @@ function baselineResult(
   run: Measured<LoadResult>,
   notes: string[],
 ): ScenarioResult {
-  return {
-    name,
-    apiWorkers: null,
-    description,
-    load: run.value,
-    usage: run.usage,
-    waits: run.waits,
-    metrics: {},
-    timeline: run.value.timeline,
-    notes,
-    baselines: {},
-  };
+  return measuredResult({ name, apiWorkers: null, description, notes, baselines: {} }, run);
 }

@@ -3,10 +3,9 @@ import { windowStatement } from '@pis/persistence';
 import type { Client } from 'pg';
 import { PROVIDER } from '../api-client';
 import { withClient } from '../database';
-import { runClosedLoop } from '../load/closed-loop';
 import type { LoadResult } from '../load/outcomes';
-import { runPaced } from '../load/paced';
-import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import { measuredResult, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import { closedLoopGets, pacedGets } from './random-gets';
 import { seedReservations, type BenchLocation } from '../seed';
 
 export const LIST_FIRST_DAY_MS = Date.parse('2000-01-01T00:00:00Z');
@@ -57,70 +56,41 @@ export class ListWindow {
     return { authorization: `Bearer ${this.location.key}` };
   }
 
-  async saturated(ctx: ScenarioContext): Promise<ScenarioResult> {
+  async saturated(ctx: ScenarioContext, name = 'list-window'): Promise<ScenarioResult> {
     let rows = 0;
-    const load = (durationS: number) =>
-      runClosedLoop({
-        url: ctx.services.baseUrl,
-        connections: ctx.connections,
-        durationS,
-        headers: this.headers,
-        expected: ['200'],
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (req) => ({ ...req, path: this.path() }),
-            onResponse: (status, body) => {
-              if (status === 200) rows += countRows(body);
-            },
-          },
-        ],
-      });
-    if (ctx.warmupS > 0) await load(ctx.warmupS);
-    rows = 0;
-    const run = await measure(ctx, () => load(ctx.durationS));
-    return this.result(ctx, 'list-window', run, [
+    const load = {
+      path: () => this.path(),
+      headers: this.headers,
+      onResponse: (status: number, body: string) => {
+        if (status === 200) rows += countRows(body);
+      },
+    };
+    const run = await closedLoopGets(ctx, load, () => (rows = 0));
+    return this.result(ctx, name, run, [
       `${ctx.connections} connections, each asking for its next day when the last one answered; ${Math.round(rows / Math.max(1, run.value.requests))} reservations per answer on average`,
       await explainWindow(ctx.databaseUrl, this.location.locationId, this.days),
     ]);
   }
 
   /** Open loop at `rate` requests/s, evenly spaced: the p99 target's run. */
-  async paced(ctx: ScenarioContext, rate: number): Promise<ScenarioResult> {
-    const paced = (durationS: number) =>
-      runPaced({
-        url: ctx.services.baseUrl,
-        rate,
-        durationS,
-        connections: ctx.connections,
-        expected: ['200'],
-        next: () => ({ method: 'GET', path: this.path(), headers: this.headers }),
-      });
-    if (ctx.warmupS > 0) await paced(ctx.warmupS);
-    const run = await measure(ctx, () => paced(ctx.durationS));
-    return this.result(ctx, 'list-window-half-rate', run, [
+  async paced(ctx: ScenarioContext, rate: number, name = 'list-window-half-rate'): Promise<ScenarioResult> {
+    const run = await pacedGets(ctx, rate, { path: () => this.path(), headers: this.headers });
+    return this.result(ctx, name, run, [
       `open loop: ${rate} listings/s (half of list-window's rate) at even intervals; latency counts from when each request was due`,
     ]);
   }
 
-  private result(
-    ctx: ScenarioContext,
-    name: string,
-    run: Measured<LoadResult>,
-    notes: string[],
-  ): ScenarioResult {
-    return {
-      name,
-      apiWorkers: ctx.services.apiWorkers,
-      description: `GET one-day windows (about 100 reservations, guest and prepayment filled) at random in a location holding ${this.reservations.toLocaleString('en')} reservations`,
-      load: run.value,
-      usage: run.usage,
-      waits: run.waits,
-      metrics: {},
-      timeline: run.value.timeline,
-      notes,
-      baselines: LIST_BASELINES,
-    };
+  private result(ctx: ScenarioContext, name: string, run: Measured<LoadResult>, notes: string[]) {
+    return measuredResult(
+      {
+        name,
+        apiWorkers: ctx.services.apiWorkers,
+        description: `GET one-day windows (about 100 reservations, guest and prepayment filled) at random in a location holding ${this.reservations.toLocaleString('en')} reservations`,
+        notes,
+        baselines: LIST_BASELINES,
+      },
+      run,
+    );
   }
 }
 

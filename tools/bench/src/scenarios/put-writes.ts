@@ -5,7 +5,13 @@ import { bodyTemplate, iso } from '../fixtures';
 import { runClosedLoop } from '../load/closed-loop';
 import { classify, type LoadResult } from '../load/outcomes';
 import { runPaced } from '../load/paced';
-import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
+import {
+  measure,
+  measuredResult,
+  type Measured,
+  type ScenarioContext,
+  type ScenarioResult,
+} from '../scenario';
 import { seedReservations, type BenchLocation } from '../seed';
 
 export const PUT_RESERVATIONS = 50_000;
@@ -122,12 +128,12 @@ export class PutWrites {
   }
 
   /** As fast as the API answers, `connections` connections. */
-  async applied(): Promise<ScenarioResult> {
+  async applied(name = 'put-applied'): Promise<ScenarioResult> {
     await this.warm(this.appliedRequest(), ['200 applied']);
     const run = await measure(this.ctx, () =>
       this.closedLoop([this.appliedRequest()], ['200 applied'], this.ctx.durationS),
     );
-    return this.result('put-applied', run, [
+    return this.result(name, run, [
       `${this.ctx.connections} connections, each sending its next PUT when the last one answered`,
       await this.verify(),
     ]);
@@ -207,19 +213,10 @@ export class PutWrites {
   }
 
   private result(name: string, run: Measured<LoadResult>, notes: string[]): ScenarioResult {
-    return {
-      name,
-      apiWorkers: this.ctx.services.apiWorkers,
-      description: name.startsWith('put-stale')
-        ? 'PUT blind retries of already-applied writes (same body, same updatedAt): 200 stale, nothing written'
-        : 'PUT full bodies (guest and prepayment filled) to distinct existing reservations, each newer than the last',
-      load: run.value,
-      usage: run.usage,
-      waits: run.waits,
-      metrics: {},
-      timeline: run.value.timeline,
-      notes,
-      baselines: PUT_BASELINES,
-    };
+    const description = name.startsWith('put-stale')
+      ? 'PUT blind retries of already-applied writes (same body, same updatedAt): 200 stale, nothing written'
+      : 'PUT full bodies (guest and prepayment filled) to distinct existing reservations, each newer than the last';
+    const apiWorkers = this.ctx.services.apiWorkers;
+    return measuredResult({ name, apiWorkers, description, notes, baselines: PUT_BASELINES }, run);
   }
 }
