@@ -2,11 +2,17 @@ import express, { Router, type Express } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
 import type { Deps } from '@pis/domain';
-import { operations, type ContractValidator } from '@pis/contract';
+import { namesLocation, operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
 import { consoleRoutes } from './console/console.routes';
 import { docsRoutes } from './docs/docs.routes';
-import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
+import {
+  locationOfRequest,
+  providerAuth,
+  rateKeyOf,
+  refuseUnlocated,
+  sandboxOnly,
+} from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
@@ -18,7 +24,7 @@ import { uuidParams } from './middleware/uuid-params';
 import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
 import { operationRoutes, type RouteGuards } from './routers/operation-routes';
 import { healthHandlers } from './routers/health.routes';
-import { providerHandlers } from './routers/provider.routes';
+import { providerHandlers, providerWideHandlers } from './routers/provider.routes';
 import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
 
@@ -34,7 +40,7 @@ export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
 export function loggableUrl(url: string): string {
   return url
     .replace(/([?&][^=&#]*(?:key|token|secret|auth|pass|sig)[^=&#]*=)[^&#]*/gi, '$1[redacted]')
-    .replace(/[a-z0-9]{2,20}_sk_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
+    .replace(/[a-z0-9]{2,20}_[sp]k_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
 }
 
 export interface HttpAppOptions {
@@ -55,7 +61,8 @@ export interface HttpAppOptions {
 /**
  * The Express application: provider API, operator surface, health, the OpenAPI document,
  * the API reference page rendered from it and the operator console.
- * Checks run in the contract's order: authentication, rate limit, body, then the use case.
+ * Checks run in the contract's order: authentication, the location (a provider key's
+ * Location-Id), rate limit, body, then the use case.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const { deps, validator, logger } = options;
@@ -109,16 +116,29 @@ export function createHttpApp(options: HttpAppOptions): Express {
       ],
     },
   ]);
+  const limited = rateLimit(options.rateLimiter, rateKeyOf);
   const providerGuards = {
-    before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
+    before: [providerAuth(deps), locationOfRequest(deps), limited, refuseUnlocated()],
     body: jsonBody(),
     after: [uuidParams()],
   };
   const simulator = operations.filter((op) => op.tag === 'sandbox');
-  const providerOps = operations.filter((op) => op.tag !== 'sandbox');
+  const providerOps = operations.filter((op) => op.tag !== 'sandbox' && !op.providerWide);
   mountRoutes(
     provider,
     operationRoutes(providerOps, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
+  );
+  // Operations on the provider as a whole take no Location-Id; the key alone is counted.
+  const providerWideOps = operations.filter((op) => op.providerWide && !namesLocation(op));
+  const providerWideGuards = { ...providerGuards, before: [providerAuth(deps), limited] };
+  mountRoutes(
+    provider,
+    operationRoutes(
+      providerWideOps,
+      PROVIDER_PREFIX,
+      providerWideHandlers(deps, validator),
+      providerWideGuards,
+    ),
   );
   // The simulator refuses a live key before it reads a body.
   const sandboxGuards = { ...providerGuards, before: [...providerGuards.before, sandboxOnly()] };

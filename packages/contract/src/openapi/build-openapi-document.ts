@@ -1,5 +1,5 @@
 import { componentSchemas } from '../schemas/components';
-import type { OperationSpec } from './operation-spec';
+import { namesLocation, withLocationErrors, type OperationSpec } from './operation-spec';
 import { operations } from './operations';
 import { OVERVIEW } from './overview';
 import { errorResponse, headers, responseHeaders } from './responses';
@@ -46,13 +46,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     components: {
       schemas: componentsSchemas(),
       headers,
+      parameters: { LocationId: LOCATION_ID },
       securitySchemes: {
         providerKey: {
           type: 'http',
           scheme: 'bearer',
           description:
-            'The location-scoped API key, `<brand>_sk_live_<secret>` (a sandbox location: `<brand>_sk_test_<secret>`); ' +
-            'it identifies the location. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.',
+            'A location key, `<brand>_sk_live_<secret>` (a sandbox location: `<brand>_sk_test_<secret>`), which ' +
+            'identifies its location; or a provider key, `<brand>_pk_live_<secret>` (`<brand>_pk_test_<secret>` for ' +
+            'sandbox locations), which names the location of each request with the Location-Id header. ' +
+            'Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, counted per key and location.',
         },
         backofficeToken: {
           type: 'http',
@@ -64,11 +67,28 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   };
 }
 
+/** The header a provider key names the location of a request with. */
+const LOCATION_ID = {
+  name: 'Location-Id',
+  in: 'header',
+  required: false,
+  description:
+    'The location this request acts for: required with a provider key (else 400 location_required), which must ' +
+    'be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own ' +
+    'location is ignored, any other is 403 location_not_granted.',
+  schema: { type: 'string', format: 'uuid' },
+};
+
 function operationObject(op: OperationSpec): Record<string, unknown> {
-  const parameters = [...pathParameters(op), ...queryParameters(op)];
+  const location = namesLocation(op) ? [{ $ref: '#/components/parameters/LocationId' }] : [];
+  const parameters = [...pathParameters(op), ...queryParameters(op), ...location];
   const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
-  for (const [status, description] of Object.entries(op.errors)) {
+  if (op.alsoSuccess) {
+    responses[op.alsoSuccess.status] = { ...successResponse(op), description: op.alsoSuccess.description };
+  }
+  const errors = namesLocation(op) ? withLocationErrors(op.errors) : op.errors;
+  for (const [status, description] of Object.entries(errors)) {
     responses[status] = errorResponse(Number(status) as keyof typeof op.errors, description, rateLimited);
   }
   return {
@@ -79,7 +99,12 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     security: op.security === 'none' ? [] : [{ [op.security]: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaRef(op.body) } } } }
+      ? {
+          requestBody: {
+            required: op.bodyOptional !== true,
+            content: { 'application/json': { schema: schemaRef(op.body) } },
+          },
+        }
       : {}),
     responses,
   };

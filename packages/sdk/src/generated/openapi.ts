@@ -230,6 +230,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/connections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The locations the key's provider is connected to, active and revoked, by grantedAt
+     * @description A provider key lists every location its provider was ever granted (100 a page unless limit asks for fewer; follow nextCursor); a location key lists its one location. Takes no Location-Id. A re-grant moves a connection to its new grantedAt, so a listing read while grants change may show it twice or not at all.
+     */
+    get: operations['listConnections'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -458,7 +478,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Locations, newest first
+     * @description Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next.
+     */
+    get: operations['listLocations'];
     put?: never;
     /** Create a location */
     post: operations['createLocation'];
@@ -477,7 +501,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Issue a provider API key; the key is shown once */
+    /** Issue a location key (a key of the location's own provider); the key is shown once */
     post: operations['issueApiKey'];
     delete?: never;
     options?: never;
@@ -777,6 +801,125 @@ export interface paths {
     /** Queue a delivery of the location again; its retry schedule starts over */
     post: operations['redeliverLocationWebhook'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/locations/{locationId}/connections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The location's providers, active and revoked, by grantedAt
+     * @description The location's own provider (its location keys act for it) is listed first, with `own: true`.
+     */
+    get: operations['listLocationConnections'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/locations/{locationId}/connections/{providerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Connect a provider to the location: its keys may act for it from now on
+     * @description Idempotent: 201 on the first grant, 200 when the connection was active already or is granted again. A provider sees the events committed while it is connected, and after a re-grant the reservations it stored before.
+     */
+    put: operations['grantConnection'];
+    post?: never;
+    /**
+     * Disconnect a provider from the location: its calls for it are refused from then on
+     * @description Idempotent (204 again, also for a provider never connected). What the provider stored stays: the venue keeps its bookings, and a re-grant gives them back.
+     */
+    delete: operations['revokeConnection'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Providers, newest first
+     * @description Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next. A location's own provider is not listed here (see the location connections).
+     */
+    get: operations['listProviders'];
+    put?: never;
+    /** Create a provider: a booking system that works for several locations with one key */
+    post: operations['createProvider'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider */
+    get: operations['getProvider'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a provider key (live by default); the key is shown once
+     * @description A live key reaches the live locations the provider is connected to, a test key the sandbox ones; each request names its location with the Location-Id header. The body may be left out.
+     */
+    post: operations['issueProviderKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a provider key; it is refused from then on */
+    delete: operations['revokeProviderKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1866,6 +2009,96 @@ export interface components {
     OrderListResponse: {
       orders: components['schemas']['Order'][];
     };
+    ProviderCreateRequest: {
+      name: string;
+      /** @description 2-20 of a-z0-9; the provider's keys start <brand>_pk_live_ or <brand>_pk_test_ */
+      brand: string;
+    };
+    Provider: {
+      id: string;
+      name: string;
+      /** @description 2-20 of a-z0-9; the provider's keys start <brand>_pk_live_ or <brand>_pk_test_ */
+      brand: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    ProviderListResponse: {
+      providers: components['schemas']['Provider'][];
+      nextCursor: string | null;
+    };
+    LocationListResponse: {
+      locations: components['schemas']['Location'][];
+      nextCursor: string | null;
+    };
+    ProviderKeyRequest: {
+      /**
+       * @description live: reaches the live locations the provider is connected to; test: the sandbox ones
+       * @default live
+       * @enum {string}
+       */
+      mode?: 'live' | 'test';
+    };
+    ProviderApiKey: {
+      id: string;
+      /** @description <brand>_pk_live_... or <brand>_pk_test_... and 40 base62 characters */
+      key: string;
+      /** @enum {string} */
+      mode: 'live' | 'test';
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Connection: {
+      locationId: string;
+      providerId: string;
+      /** @description the provider's name (a location's own provider: the location's) */
+      providerName: string;
+      /** @description the location's own provider (its location keys act for it); its connection cannot be revoked */
+      own: boolean;
+      /**
+       * @description active: the provider may act for the location; revoked: its calls there are refused
+       * @enum {string}
+       */
+      status: 'active' | 'revoked';
+      /**
+       * Format: date-time
+       * @description the latest grant
+       */
+      grantedAt: string;
+      /**
+       * Format: date-time
+       * @description the latest revoke; null while active
+       */
+      revokedAt: string | null;
+    };
+    LocationConnectionListResponse: {
+      connections: components['schemas']['Connection'][];
+    };
+    ProviderConnection: {
+      locationId: string;
+      name: string;
+      currency: string;
+      /** @description a sandbox location: reached with the provider test keys */
+      sandbox: boolean;
+      /**
+       * @description active: the provider may act for the location; revoked: its calls there are refused
+       * @enum {string}
+       */
+      status: 'active' | 'revoked';
+      /**
+       * Format: date-time
+       * @description the latest grant
+       */
+      grantedAt: string;
+      /**
+       * Format: date-time
+       * @description the latest revoke; null while active
+       */
+      revokedAt: string | null;
+    };
+    ConnectionListResponse: {
+      connections: components['schemas']['ProviderConnection'][];
+      nextCursor: string | null;
+    };
     HealthResponse: {
       /**
        * @description the process is up
@@ -1895,6 +2128,8 @@ export interface components {
           | 'not_found'
           | 'order_closed'
           | 'events_expired'
+          | 'location_required'
+          | 'location_not_granted'
           | 'rate_limited'
           | 'internal_error'
           | 'sandbox_only';
@@ -1915,7 +2150,10 @@ export interface components {
     };
   };
   responses: never;
-  parameters: never;
+  parameters: {
+    /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+    LocationId: string;
+  };
   requestBodies: never;
   headers: {
     /** @description the id of this request, also in the service logs; quote it when reporting a problem */
@@ -1943,7 +2181,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1962,6 +2203,19 @@ export interface operations {
           'application/json': components['schemas']['ReservationListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -1973,7 +2227,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: a missing or invalid parameter, from >= to, a window over 31 days or a malformed cursor */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: a missing or invalid parameter, from >= to, a window over 31 days or a malformed cursor; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2031,7 +2298,10 @@ export interface operations {
   createReservation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2054,7 +2324,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationWriteResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2072,6 +2342,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2117,7 +2400,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id */
+      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2175,7 +2458,10 @@ export interface operations {
   updateReservation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the provider's reservation id (1-128 characters) */
         externalId: string;
@@ -2201,7 +2487,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationWriteResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2219,6 +2505,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2277,7 +2576,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also a body externalId different from the path one) or unknown_table_id */
+      /** @description validation_failed (also a body externalId different from the path one) or unknown_table_id; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2335,7 +2634,10 @@ export interface operations {
   getFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2354,6 +2656,19 @@ export interface operations {
           'application/json': components['schemas']['PublishedFloorPlan'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2365,8 +2680,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description floorplan_not_published: nothing has been published yet */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2423,7 +2764,10 @@ export interface operations {
   importFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2446,7 +2790,7 @@ export interface operations {
           'application/json': components['schemas']['ImportResult'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2464,6 +2808,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2509,7 +2866,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas */
+      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2567,7 +2924,10 @@ export interface operations {
   getWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2586,6 +2946,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2597,8 +2970,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2655,7 +3054,10 @@ export interface operations {
   putWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2678,7 +3080,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2696,6 +3098,32 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the key is a provider key (the location endpoint is managed with a location key) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2728,7 +3156,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address */
+      /** @description validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2786,7 +3214,10 @@ export interface operations {
   deleteWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2803,6 +3234,19 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2814,8 +3258,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2872,7 +3342,10 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2891,6 +3364,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2902,8 +3388,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2960,7 +3472,10 @@ export interface operations {
   testWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2979,6 +3494,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookTestResult'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2990,8 +3518,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -3052,7 +3606,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3071,6 +3628,19 @@ export interface operations {
           'application/json': components['schemas']['DeliveryListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3082,7 +3652,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an invalid parameter or a malformed cursor */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the key is a provider key (the location endpoint is managed with a location key) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid parameter or a malformed cursor; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3140,7 +3736,10 @@ export interface operations {
   redeliverWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the id of a delivery record */
         deliveryId: string;
@@ -3162,6 +3761,19 @@ export interface operations {
           'application/json': components['schemas']['RedeliverResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3173,8 +3785,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: the location has no such delivery */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the location has no such delivery, or the key is a provider key (see the endpoint) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -3235,7 +3873,10 @@ export interface operations {
         limit?: number;
         types?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3254,11 +3895,37 @@ export interface operations {
           'application/json': components['schemas']['EventFeedResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3278,7 +3945,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: after or limit not an integer in range, an unknown event type in types, an unknown parameter */
+      /** @description validation_failed: after or limit not an integer in range, an unknown event type in types, an unknown parameter; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3336,7 +4003,10 @@ export interface operations {
   getTableState: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3355,6 +4025,19 @@ export interface operations {
           'application/json': components['schemas']['TableStateResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3366,8 +4049,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description floorplan_not_published: nothing has been published yet */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -3424,7 +4133,10 @@ export interface operations {
   recoverWebhooks: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3447,7 +4159,7 @@ export interface operations {
           'application/json': components['schemas']['RecoverResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3471,7 +4183,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3523,7 +4248,98 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled */
+      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listConnections: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of connections */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConnectionListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3622,7 +4438,10 @@ export interface operations {
   sandboxPublishFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3641,6 +4460,19 @@ export interface operations {
           'application/json': components['schemas']['PublishResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3652,7 +4484,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3665,7 +4497,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish */
+      /** @description validation_failed: there is no floor plan to publish; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3725,7 +4557,10 @@ export interface operations {
       query?: {
         status?: 'open' | 'closed' | 'voided';
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3744,6 +4579,19 @@ export interface operations {
           'application/json': components['schemas']['OrderListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3755,7 +4603,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3768,7 +4616,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an invalid status */
+      /** @description validation_failed: an invalid status; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3826,7 +4674,10 @@ export interface operations {
   sandboxOpenWalkInOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3849,7 +4700,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3873,7 +4724,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3925,7 +4776,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id */
+      /** @description validation_failed or unknown_table_id; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3983,7 +4834,10 @@ export interface operations {
   sandboxAddOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4009,7 +4863,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4033,7 +4887,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4098,7 +4952,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4156,7 +5010,10 @@ export interface operations {
   sandboxVoidOrderItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4180,6 +5037,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -4191,7 +5061,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4219,6 +5089,19 @@ export interface operations {
       };
       /** @description order_closed: the order is closed or voided */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -4275,7 +5158,10 @@ export interface operations {
   sandboxAddOrderDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4301,7 +5187,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4325,7 +5211,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4390,7 +5276,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4448,7 +5334,10 @@ export interface operations {
   sandboxAddOrderPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4474,7 +5363,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4498,7 +5387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4563,7 +5452,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4621,7 +5510,10 @@ export interface operations {
   sandboxSetOrderServiceStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4647,7 +5539,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4671,7 +5563,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4736,7 +5628,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status */
+      /** @description validation_failed: an unknown status; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4794,7 +5686,10 @@ export interface operations {
   sandboxMoveOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4820,7 +5715,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4844,7 +5739,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4909,7 +5804,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4967,7 +5862,10 @@ export interface operations {
   sandboxCloseOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -4989,6 +5887,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -5000,7 +5911,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5026,7 +5937,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description validation_failed: the order is not open; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5084,7 +5995,10 @@ export interface operations {
   sandboxVoidOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the till order id */
         orderId: string;
@@ -5106,6 +6020,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -5117,7 +6044,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5143,7 +6070,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open */
+      /** @description validation_failed: the order is not open; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5190,6 +6117,71 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listLocations: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of locations */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6889,6 +7881,623 @@ export interface operations {
         };
       };
       /** @description not_found: there is no such location, or it has no such delivery */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listLocationConnections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the connections */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationConnectionListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  grantConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description active already, or granted again */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Connection'];
+        };
+      };
+      /** @description the first grant of this provider here */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Connection'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location or provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  revokeConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location or provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the location's own provider cannot be disconnected (revoke its keys instead) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listProviders: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of providers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProviderCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Provider'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the provider */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Provider'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  issueProviderKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ProviderKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description issued */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderApiKey'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an unknown mode */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  revokeProviderKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the provider id */
+        providerId: string;
+        /** @description the key id returned at issue */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the provider has no such key */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
