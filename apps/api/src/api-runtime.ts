@@ -17,6 +17,8 @@ export interface ApiRuntime {
   secrets: ResolvedSecrets;
   /** Tells every API process that a key was revoked (cache invalidation). */
   keyRevoked(keyId: string): Promise<void>;
+  /** Drops a revoked connection from every API process's cache (see `KeyRevocations`). */
+  connectionRevoked(providerId: string, locationId: string): Promise<void>;
   /** Starts the background work: key revocation listener, in-process webhook delivery. */
   start(): Promise<void>;
   /** Stops the background work and closes the database (after the HTTP server has closed). */
@@ -52,6 +54,7 @@ export async function createApiRuntime(
     db,
     secrets,
     keyRevoked: (keyId) => revocations.revoked(keyId),
+    connectionRevoked: (providerId, locationId) => revocations.connectionRevoked(providerId, locationId),
     async start() {
       await revocations.start();
       await delivery?.start();

@@ -471,6 +471,17 @@ describe('The rate limit counts per key and location', () => {
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers['x-ratelimit-remaining']).toBe('3');
   });
+
+  it('When a provider key keeps naming a location it may not reach, then each answer is its 403 with the limit headers, counted against the key, even past the limit', async () => {
+    const p = await createProvider(h);
+    const stranger = located(limited.client(p.key), (await h.location({ plan: 'none' })).id);
+
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await stranger.get(`${P}/floorplan`));
+
+    for (const res of answers) expectEnvelope(res, 403, 'location_not_granted');
+    expect(answers.map((res) => res.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0']);
+  });
 });
 
 describe('GET /connections', () => {

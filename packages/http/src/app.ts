@@ -12,6 +12,7 @@ import {
   rateKeyOf,
   refuseUnlocated,
   sandboxOnly,
+  unlocated,
 } from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
@@ -116,9 +117,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
       ],
     },
   ]);
-  const limited = rateLimit(options.rateLimiter, rateKeyOf);
   const providerGuards = {
-    before: [providerAuth(deps), locationOfRequest(deps), limited, refuseUnlocated()],
+    before: [
+      providerAuth(deps),
+      locationOfRequest(deps),
+      rateLimit(options.rateLimiter, rateKeyOf, unlocated),
+      refuseUnlocated(),
+    ],
     body: jsonBody(),
     after: [uuidParams()],
   };
@@ -130,7 +135,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   );
   // Operations on the provider as a whole take no Location-Id; the key alone is counted.
   const providerWideOps = operations.filter((op) => op.providerWide && !namesLocation(op));
-  const providerWideGuards = { ...providerGuards, before: [providerAuth(deps), limited] };
+  const providerWideGuards = {
+    ...providerGuards,
+    before: [providerAuth(deps), rateLimit(options.rateLimiter, rateKeyOf)],
+  };
   mountRoutes(
     provider,
     operationRoutes(

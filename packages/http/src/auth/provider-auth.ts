@@ -29,7 +29,8 @@ export function providerAuth(deps: Deps): RequestHandler {
  * The location of a location route (docs/reference/provider-api.md#choosing-the-location):
  * the location key's own, or the one a provider key names with `Location-Id`. A refusal
  * (400, 422, 403) is kept for `refuseUnlocated`, so the rate limit counts the request first
- * (per key alone, since it acts on no location) and the refusal carries the limit headers.
+ * (per key alone, since it acts on no location) and the refusal carries the limit headers; the
+ * refusal answers even when the count is over the limit (the location is checked first).
  */
 export function locationOfRequest(deps: Deps): RequestHandler {
   return async (req, res, next) => {
@@ -49,6 +50,9 @@ export function locationOfRequest(deps: Deps): RequestHandler {
 export function refuseUnlocated(): RequestHandler {
   return (_req, res, next) => next(res.locals.locationRefusal as HttpError | undefined);
 }
+
+/** Whether `locationOfRequest` refused the request: the rate limit counts it but leaves the answer to that refusal. */
+export const unlocated = (locals: Record<string, unknown>): boolean => locals.locationRefusal !== undefined;
 
 /**
  * What the rate limit counts a request against: the key, and the location it acts for when
