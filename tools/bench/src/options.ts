@@ -10,6 +10,8 @@ export const SCENARIOS = [
   'list-window',
   'webhook-pipeline',
   'webhook-noisy-neighbour',
+  'provider-auth',
+  'connections-page',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
