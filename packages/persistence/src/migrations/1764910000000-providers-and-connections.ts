@@ -18,7 +18,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `orders.reservation_provider_id` and `outbox_events.reservation_provider_id`: who owns the
  *   reservation an order or event names (null: none), kept beside the event body so every reader
  *   is shown only what it may see (`visibleTo`).
- * The owner columns carry no foreign key: they are written from authenticated credentials, and
+ * A location's own provider and every connection go with their location or provider, should one
+ * ever be deleted by hand (the service deletes neither). The owner columns carry no foreign key: they are written from authenticated credentials, and
  * a key-share lock on the provider's row at every write would serialise a busy provider.
  */
 export class ProvidersAndConnections1764910000000 implements MigrationInterface {
@@ -31,7 +32,7 @@ export class ProvidersAndConnections1764910000000 implements MigrationInterface 
         name text NOT NULL,
         brand text NOT NULL,
         -- set on a location's own provider, whose id is the location's
-        own_location_id uuid UNIQUE REFERENCES locations(id),
+        own_location_id uuid UNIQUE REFERENCES locations(id) ON DELETE CASCADE,
         created_at timestamptz NOT NULL
       )`);
     await q.query(
@@ -43,8 +44,8 @@ export class ProvidersAndConnections1764910000000 implements MigrationInterface 
 
     await q.query(`
       CREATE TABLE connections (
-        location_id uuid NOT NULL REFERENCES locations(id),
-        provider_id uuid NOT NULL REFERENCES providers(id),
+        location_id uuid NOT NULL REFERENCES locations(id) ON DELETE CASCADE,
+        provider_id uuid NOT NULL REFERENCES providers(id) ON DELETE CASCADE,
         status text NOT NULL CHECK (status IN ('active', 'revoked')),
         granted_at timestamptz NOT NULL,
         revoked_at timestamptz,
