@@ -5,6 +5,7 @@ import {
   describeOrderRepositoryContract,
   describeOutboxContract,
   describePlainWritesContract,
+  describeProvidersContract,
   describeReservationRepositoryContract,
   describeWebhookEndpointContract,
   type InspectableAdapterSet,
@@ -29,5 +30,6 @@ describeFloorPlanRepositoryContract('PGlite', make);
 describeOrderRepositoryContract('PGlite', make);
 describeOutboxContract('PGlite', make);
 describeAccessContract('PGlite', make);
+describeProvidersContract('PGlite', make);
 describeWebhookEndpointContract('PGlite', make);
 describeInspectionContracts('PGlite', make);

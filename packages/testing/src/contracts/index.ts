@@ -10,5 +10,6 @@ export { describeWebhookDeliveryContract } from './webhook-delivery.contract';
 export { anEndpoint, describeWebhookEndpointContract } from './webhook-endpoint.contract';
 export { describeAllPortContracts, describeInspectionContracts } from './all.contract';
 export { describePlainWritesContract } from './plain-writes.contract';
+export { describeProvidersContract } from './providers.contract';
 export { describeDeliveryPipelineContract } from './delivery-pipeline.contract';
 export { describePipelineBacklogContract } from './pipeline-backlog.contract';
