@@ -1,5 +1,5 @@
-import { BRAND_PATTERN, CONNECTION_STATUSES, PROVIDER_KEY_PATTERN } from '@pis/domain';
-import { locationResponseSchema } from './backoffice.schema';
+import { CONNECTION_STATUSES, PROVIDER_KEY_PATTERN } from '@pis/domain';
+import { brand as locationBrand, currency, locationResponseSchema } from './backoffice.schema';
 import {
   atLeast,
   closedObject,
@@ -14,8 +14,7 @@ import { cursorSchema } from './reservation-list.schema';
 
 const brand = () =>
   ({
-    type: 'string',
-    pattern: `^${BRAND_PATTERN}$`,
+    ...locationBrand(),
     description: "2-20 of a-z0-9; the provider's keys start <brand>_pk_live_ or <brand>_pk_test_",
   }) as const;
 
@@ -104,7 +103,7 @@ export const locationConnectionListResponseSchema = responseObject({
 export const providerConnectionSchema = responseObject({
   locationId: atLeast(1),
   name: text(1, 120),
-  currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+  currency: currency(),
   sandbox: { type: 'boolean', description: 'a sandbox location: reached with the provider test keys' },
   status: connectionStatus(),
   grantedAt: { ...utcDateTime(), description: 'the latest grant' },
