@@ -23,6 +23,8 @@ export interface ApiRuntime {
   secrets: ResolvedSecrets;
   /** Tells every API process that a key was revoked (cache invalidation). */
   keyRevoked(keyId: string): Promise<void>;
+  /** Drops a revoked connection from every API process's cache (see `KeyRevocations`). */
+  connectionRevoked(providerId: string, locationId: string): Promise<void>;
   /** Starts the background work: key revocation listener, in-process webhook delivery, retention. */
   start(): Promise<void>;
   /** Stops the background work and closes the database (after the HTTP server has closed). */
@@ -38,6 +40,8 @@ export interface OperatorRuntime {
   deps: Deps;
   /** Tells every API process that a key was revoked (cache invalidation). */
   keyRevoked(keyId: string): Promise<void>;
+  /** Tells every API process that a connection was revoked (cache invalidation). */
+  connectionRevoked(providerId: string, locationId: string): Promise<void>;
   /** Closes the database and lets the data directory go. */
   stop(): Promise<void>;
 }
@@ -66,6 +70,11 @@ export async function createOperatorRuntime(config: Config, logger: Logger): Pro
     deps,
     keyRevoked: async (keyId) =>
       (await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations)).revoked(keyId),
+    connectionRevoked: async (providerId, locationId) =>
+      (await container.getAsync<KeyRevocations>(TOKENS.KeyRevocations)).connectionRevoked(
+        providerId,
+        locationId,
+      ),
     async stop() {
       (await container.getAsync<HttpWebhookSender>(TOKENS.TestSender)).close();
       await (await container.getAsync<Database>(TOKENS.Database)).close();
@@ -97,6 +106,7 @@ export async function createApiRuntime(
     db,
     secrets,
     keyRevoked: (keyId) => revocations.revoked(keyId),
+    connectionRevoked: (providerId, locationId) => revocations.connectionRevoked(providerId, locationId),
     async start() {
       await revocations.start();
       await delivery?.start();

@@ -210,7 +210,11 @@ export function buildApiContainer(
         logger,
         backofficeToken: secrets.backofficeToken,
         rateLimiter: rateLimits.limiter,
-        hooks: { keyRevoked: (keyId) => revocations.revoked(keyId) },
+        hooks: {
+          keyRevoked: (keyId) => revocations.revoked(keyId),
+          connectionRevoked: (providerId, locationId) =>
+            revocations.connectionRevoked(providerId, locationId),
+        },
         ready: async () => {
           await db.query('SELECT 1');
           return true;

@@ -104,7 +104,7 @@ describe('405 with Allow', () => {
     ['delete', `${P}/webhook-deliveries`, ['GET', 'HEAD']],
     ['get', `${B}/locations/${SOME_UUID}/orders/${SOME_UUID}/close`, ['POST']],
     ['put', `${B}/locations/${SOME_UUID}/tables/${SOME_UUID}`, ['PATCH']],
-    ['get', `${B}/locations`, ['POST']],
+    ['patch', `${B}/locations`, ['GET', 'HEAD', 'POST']],
     ['post', `${P}/openapi.json`, ['GET', 'HEAD']],
   ] as const)(
     'When %s %s is requested, then 405 not_found listing the allowed methods',

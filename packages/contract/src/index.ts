@@ -73,6 +73,21 @@ export {
 } from './mappers/webhook.mapper';
 export { toErrorBody, toFailureBody } from './mappers/error.mapper';
 export {
+  toProviderCommand,
+  toProviderResponse,
+  toProviderKeyMode,
+  toProviderKeyResponse,
+  toProviderListCommand,
+  toLocationListCommand,
+  toProviderListResponse,
+  toLocationListResponse,
+  toConnectionResponse,
+  toLocationConnectionListResponse,
+  toConnectionListCommand,
+  toProviderConnectionResponse,
+  toConnectionListResponse,
+} from './mappers/provider.mapper';
+export {
   toEventFeedCommand,
   toEventFeedResponse,
   toRecoverFrom,
@@ -84,6 +99,12 @@ export {
   decodeReservationCursor,
   encodeDeliveryCursor,
   decodeDeliveryCursor,
+  encodeProviderCursor,
+  decodeProviderCursor,
+  encodeLocationCursor,
+  decodeLocationCursor,
+  encodeConnectionCursor,
+  decodeConnectionCursor,
 } from './mappers/cursor';
 
 // The OpenAPI document and checks against it.
@@ -105,4 +126,5 @@ export {
   sandboxOperations,
 } from './openapi/sandbox-operations';
 export type { OperationSpec, HttpMethod, ErrorStatus } from './openapi/operation-spec';
+export { namesLocation } from './openapi/operation-spec';
 export { createResponseValidator, responseValidator, type ResponseCheck } from './openapi/response-validator';

@@ -65,5 +65,18 @@ export type CheckResponse = WireResponse<'Check'>;
 export type OrderListQuery = WireRequest<'OrderListQuery'>;
 export type OrderListResponse = WireResponse<'OrderListResponse'>;
 
+export type ProviderCreateRequest = WireRequest<'ProviderCreateRequest'>;
+export type ProviderResponse = WireResponse<'Provider'>;
+export type PageQuery = WireRequest<'PageQuery'>;
+export type ProviderListResponse = WireResponse<'ProviderListResponse'>;
+export type LocationListResponse = WireResponse<'LocationListResponse'>;
+export type ProviderKeyRequest = WireRequest<'ProviderKeyRequest'>;
+export type ProviderKeyResponse = WireResponse<'ProviderApiKey'>;
+export type ConnectionResponse = WireResponse<'Connection'>;
+export type LocationConnectionListResponse = WireResponse<'LocationConnectionListResponse'>;
+export type ProviderConnectionResponse = WireResponse<'ProviderConnection'>;
+export type ConnectionListQuery = WireRequest<'ConnectionListQuery'>;
+export type ConnectionListResponse = WireResponse<'ConnectionListResponse'>;
+
 export type ErrorEnvelope = WireResponse<'ErrorEnvelope'>;
 export type WireErrorCode = ErrorEnvelope['error']['code'];

@@ -2,12 +2,21 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import pinoHttp from 'pino-http';
 import type { Logger } from 'pino';
 import type { Deps, IdempotencyStore } from '@pis/domain';
-import { operations, type ContractValidator } from '@pis/contract';
+import { namesLocation, operations, type ContractValidator } from '@pis/contract';
 import { backofficeAuth } from './auth/backoffice-auth';
 import { consoleRoutes } from './console/console.routes';
 import { docsRoutes } from './docs/docs.routes';
 import { faviconRoutes } from './favicon';
-import { principalOf, providerAuth, sandboxOnly } from './auth/provider-auth';
+import {
+  callerOf,
+  locationOfRequest,
+  providerAuth,
+  rateKeyOf,
+  refuseUnlocated,
+  sandboxOnly,
+  unlocated,
+  type ProviderPrincipal,
+} from './auth/provider-auth';
 import { HttpError } from './errors/http-error';
 import { errorHandler, notFound } from './middleware/error-handler';
 import { idempotency } from './middleware/idempotency';
@@ -21,11 +30,15 @@ import { uuidParams } from './middleware/uuid-params';
 import { backofficeHandlers, type BackofficeHooks } from './routers/backoffice.routes';
 import { operationRoutes, type RouteGuards } from './routers/operation-routes';
 import { healthHandlers, type WebhookUrlRules } from './routers/health.routes';
-import { providerHandlers } from './routers/provider.routes';
+import { providerHandlers, providerWideHandlers } from './routers/provider.routes';
 import { sandboxHandlers } from './routers/sandbox.routes';
 import { mountRoutes } from './routers/route-table';
 
 export const PROVIDER_PREFIX = '/api/provider/v1';
+
+/** The location a provider request acts on, once `locationOfRequest` resolved one. */
+const locationOf = (locals: Record<string, unknown>): string | undefined =>
+  (locals.principal as ProviderPrincipal | undefined)?.locationId;
 const pass: RequestHandler = (_req, _res, next) => next();
 const NO_GUARDS: RouteGuards = { before: [], body: pass, after: [], idempotent: pass };
 export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
@@ -38,7 +51,7 @@ export const BACKOFFICE_PREFIX = '/api/backoffice/v1';
 export function loggableUrl(url: string): string {
   return url
     .replace(/([?&][^=&#]*(?:key|token|secret|auth|pass|sig)[^=&#]*=)[^&#]*/gi, '$1[redacted]')
-    .replace(/[a-z0-9]{2,20}_sk_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
+    .replace(/[a-z0-9]{2,20}_[sp]k_[a-z]+_[a-z0-9]+|whsec_[a-z0-9+/=%]+/gi, '[redacted]');
 }
 
 /** Paths that orchestrators and Prometheus call every few seconds: logged at debug. */
@@ -90,8 +103,8 @@ export interface HttpAppOptions {
 /**
  * The Express application: provider API, operator surface, health, the OpenAPI document,
  * the API reference page rendered from it and the operator console.
- * Checks run in the contract's order: authentication, rate limit, body, then (on a POST) the
- * `Idempotency-Key`, then the use case.
+ * Checks run in the contract's order: authentication, the location (a provider key's
+ * Location-Id), rate limit, body, then (on a POST) the `Idempotency-Key`, then the use case.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const { deps, validator, logger } = options;
@@ -158,20 +171,40 @@ export function createHttpApp(options: HttpAppOptions): Express {
   ]);
   const keys = { store: options.idempotency, clock: deps.clock, ids: deps.ids, logger };
   const providerGuards = {
-    before: [providerAuth(deps), rateLimit(options.rateLimiter, (locals) => principalOf(locals).keyId)],
+    before: [
+      providerAuth(deps),
+      locationOfRequest(deps),
+      rateLimit(options.rateLimiter, rateKeyOf, unlocated),
+      refuseUnlocated(),
+    ],
     body: jsonBody(),
-    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (_req, res) => principalOf(res.locals).locationId)],
-    // A key is the credential's at the location it acts on.
-    idempotent: idempotency(keys, (_req, locals) => {
-      const { keyId, locationId } = principalOf(locals);
-      return `key:${keyId}/location:${locationId}`;
-    }),
+    after: [uuidParams(), ...onBehalf(options.onBehalfOf, (_req, res) => locationOf(res.locals))],
+    // A key is the credential's at the location it acts on (none on a provider-wide route).
+    idempotent: idempotency(
+      keys,
+      (_req, locals) => `key:${callerOf(locals).keyId}/location:${locationOf(locals) ?? '-'}`,
+    ),
   };
   const simulator = operations.filter((op) => op.tag === 'sandbox');
-  const providerOps = operations.filter((op) => op.tag !== 'sandbox');
+  const providerOps = operations.filter((op) => op.tag !== 'sandbox' && !op.providerWide);
   mountRoutes(
     provider,
     operationRoutes(providerOps, PROVIDER_PREFIX, providerHandlers(deps, validator), providerGuards),
+  );
+  // Operations on the provider as a whole take no Location-Id; the key alone is counted.
+  const providerWideOps = operations.filter((op) => op.providerWide && !namesLocation(op));
+  const providerWideGuards = {
+    ...providerGuards,
+    before: [providerAuth(deps), rateLimit(options.rateLimiter, rateKeyOf)],
+  };
+  mountRoutes(
+    provider,
+    operationRoutes(
+      providerWideOps,
+      PROVIDER_PREFIX,
+      providerWideHandlers(deps, validator),
+      providerWideGuards,
+    ),
   );
   // The simulator refuses a live key before it reads a body.
   const sandboxGuards = { ...providerGuards, before: [...providerGuards.before, sandboxOnly()] };

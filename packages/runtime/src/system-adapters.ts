@@ -7,6 +7,7 @@ import {
   type Clock,
   type IdGenerator,
   type KeyHasher,
+  type KeyKind,
   type KeyMode,
   type SecretFactory,
 } from '@pis/domain';
@@ -34,8 +35,8 @@ export class Sha256KeyHasher implements KeyHasher {
 export const randomBase62 = (length: number): string => base62(length, randomBytes);
 
 export class CryptoSecretFactory implements SecretFactory {
-  apiKey(brand: string, mode: KeyMode): string {
-    return newApiKey(brand, mode, randomBytes);
+  apiKey(brand: string, mode: KeyMode, kind: KeyKind = 'location'): string {
+    return newApiKey(brand, mode, randomBytes, kind);
   }
 
   webhookSecret(): string {

@@ -11,6 +11,8 @@ export const SCENARIOS = [
   'webhook-pipeline',
   'webhook-noisy-neighbour',
   'read-replica',
+  'provider-auth',
+  'connections-page',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

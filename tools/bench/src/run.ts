@@ -12,6 +12,7 @@ import { SEAT_TABLES, SeatMove } from './scenarios/seat-move';
 import { TILL_TABLES, Till } from './scenarios/till';
 import { webhookPipeline } from './scenarios/webhook-pipeline';
 import { noisyNeighbour, provisionNeighbours } from './scenarios/noisy-neighbour';
+import { ConnectionsPage, ProviderAuth } from './scenarios/providers';
 import { provisionLocation, type BenchLocation } from './seed';
 import { startServices } from './services';
 
@@ -55,6 +56,8 @@ export async function runBenchmark(
   let seatMove: SeatMove | null = null;
   let till: Till | null = null;
   let list: ListWindow | null = null;
+  let providerAuth: ProviderAuth | null = null;
+  let connectionsPage: ConnectionsPage | null = null;
   let feed: EventFeed | null = null;
   const feedEvents = feedEventsFor(options);
 
@@ -94,6 +97,25 @@ export async function runBenchmark(
         list = fixtures.list && new ListWindow(fixtures.list, options.listReservations);
         feed = fixtures.feed && new EventFeed(fixtures.feed, feedEvents);
         if (want('baselines')) await baselines(ctx, fixtures, options, log, record);
+        if (want('provider-auth')) {
+          log('provisioning a provider and seeding its reservations and a location key’s for provider-auth');
+          providerAuth = await ProviderAuth.provision(
+            ctx,
+            await provisionLocation(ctx.services.baseUrl, 'Bench providers', 10),
+          );
+        }
+        if (want('connections-page')) {
+          log('connecting a provider to 10,000 locations for connections-page');
+          connectionsPage = await ConnectionsPage.provision(ctx);
+        }
+      }
+      if (providerAuth) {
+        log(`provider-auth (w${apiWorkers})`);
+        for (const result of await providerAuth.compare(ctx)) record(result);
+      }
+      if (connectionsPage) {
+        log(`connections-page (w${apiWorkers})`);
+        record(await connectionsPage.run(ctx));
       }
       if (puts && want('put-applied')) {
         log(`put-applied (w${apiWorkers})`);

@@ -43,6 +43,8 @@ export interface ReservationSeed {
   spacingS: number;
   /** Every seeded row's `updatedAt`: writes newer than this apply. */
   updatedAt: string;
+  /** A connected provider that owns the rows (default: the location's own provider). */
+  providerId?: string;
 }
 
 /**
@@ -55,11 +57,11 @@ export async function seedReservations(databaseUrl: string, seed: ReservationSee
     await client.query(
       `INSERT INTO reservations (id, location_id, external_id, status, party_name, covers, starts_at, ends_at,
                                  table_ids, guest, internal_note, prepayment, pos_order_id, updated_at,
-                                 linked_order_id, arrived_at, received_at)
+                                 linked_order_id, arrived_at, received_at, connected_provider_id)
        SELECT gen_random_uuid(), $1, $2 || '-' || n, 'confirmed', 'Party ' || n, 1 + n % 8,
               $3::timestamptz + make_interval(secs => n * $4::float8),
               $3::timestamptz + make_interval(secs => n * $4::float8 + 7200),
-              '{}', $5::jsonb, 'seeded', $6::jsonb, NULL, $7::timestamptz, NULL, NULL, now()
+              '{}', $5::jsonb, 'seeded', $6::jsonb, NULL, $7::timestamptz, NULL, NULL, now(), $9::uuid
          FROM generate_series(0, $8::int - 1) AS n`,
       [
         seed.locationId,
@@ -70,6 +72,7 @@ export async function seedReservations(databaseUrl: string, seed: ReservationSee
         JSON.stringify(PREPAYMENT),
         seed.updatedAt,
         seed.count,
+        seed.providerId ?? null,
       ],
     );
     await client.query('VACUUM ANALYZE reservations');

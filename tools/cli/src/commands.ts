@@ -1,5 +1,13 @@
 import {
   createLocation,
+  createProvider,
+  grantConnection,
+  issueProviderKey,
+  listLocationConnections,
+  listLocations,
+  listProviders,
+  revokeConnection,
+  revokeProviderKey,
   finishOrderCommand,
   getWorkingPlan,
   issueApiKey,
@@ -19,6 +27,16 @@ import {
 } from '@pis/domain';
 import {
   toApiKeyResponse,
+  toConnectionResponse,
+  toLocationConnectionListResponse,
+  toLocationListCommand,
+  toLocationListResponse,
+  toProviderCommand,
+  toProviderKeyMode,
+  toProviderKeyResponse,
+  toProviderListCommand,
+  toProviderListResponse,
+  toProviderResponse,
   toEventFeedCommand,
   toEventFeedResponse,
   toLocationCommand,
@@ -41,6 +59,7 @@ export interface CliContext {
   deps: Deps;
   validator: ContractValidator;
   keyRevoked(keyId: string): Promise<void>;
+  connectionRevoked(providerId: string, locationId: string): Promise<void>;
 }
 
 export interface Command {
@@ -85,6 +104,80 @@ export const COMMANDS: Record<string, Command> = {
       if (revoked.ok) await keyRevoked(revoked.value.keyId);
       return revoked;
     },
+  },
+  'location list': {
+    usage: '[--limit <1-500, default 100>] [--cursor <nextCursor>]',
+    flags: ['limit', 'cursor'],
+    run: async ({ deps, validator }, f) =>
+      mapped(checked(validator.pageQuery(defined({ limit: int(f.limit), cursor: f.cursor }))), async (q) =>
+        mapped(checked(toLocationListCommand(q)), async (page) =>
+          mapOk(await listLocations(deps, page), toLocationListResponse),
+        ),
+      ),
+  },
+  'provider create': {
+    usage: '--name <name> --brand <a-z0-9>',
+    flags: ['name', 'brand'],
+    run: async ({ deps, validator }, f) =>
+      mapped(checked(validator.providerCreateRequest(defined({ name: f.name, brand: f.brand }))), async (b) =>
+        mapOk(await createProvider(deps, toProviderCommand(b)), toProviderResponse),
+      ),
+  },
+  'provider list': {
+    usage: '[--limit <1-500, default 100>] [--cursor <nextCursor>]',
+    flags: ['limit', 'cursor'],
+    run: async ({ deps, validator }, f) =>
+      mapped(checked(validator.pageQuery(defined({ limit: int(f.limit), cursor: f.cursor }))), async (q) =>
+        mapped(checked(toProviderListCommand(q)), async (page) =>
+          mapOk(await listProviders(deps, page), toProviderListResponse),
+        ),
+      ),
+  },
+  'provider key': {
+    usage: '--provider <id> [--mode live|test]',
+    flags: ['provider', 'mode'],
+    run: async ({ deps, validator }, f) =>
+      mapped(checked(validator.providerKeyRequest(defined({ mode: f.mode }))), async (b) =>
+        mapOk(
+          await issueProviderKey(deps, { providerId: f.provider!, mode: toProviderKeyMode(b) }),
+          toProviderKeyResponse,
+        ),
+      ),
+  },
+  'provider revoke-key': {
+    usage: '--provider <id> --key <keyId>',
+    flags: ['provider', 'key'],
+    run: async ({ deps, keyRevoked }, f) => {
+      const revoked = await revokeProviderKey(deps, { providerId: f.provider!, keyId: f.key! });
+      if (revoked.ok) await keyRevoked(revoked.value.keyId);
+      return revoked;
+    },
+  },
+  'connection grant': {
+    usage: '--location <id> --provider <id>',
+    flags: ['location', 'provider'],
+    run: async ({ deps }, f) =>
+      mapOk(await grantConnection(deps, { locationId: f.location!, providerId: f.provider! }), (granted) =>
+        toConnectionResponse(granted.connection),
+      ),
+  },
+  'connection revoke': {
+    usage: '--location <id> --provider <id>',
+    flags: ['location', 'provider'],
+    run: async ({ deps, connectionRevoked }, f) => {
+      const revoked = await revokeConnection(deps, { locationId: f.location!, providerId: f.provider! });
+      if (revoked.ok) await connectionRevoked(f.provider!, f.location!);
+      return revoked.ok ? { ok: true, value: undefined } : revoked;
+    },
+  },
+  'connection list': {
+    usage: '--location <id>',
+    flags: ['location'],
+    run: async ({ deps }, f) =>
+      mapOk(
+        await listLocationConnections(deps, { locationId: f.location! }),
+        toLocationConnectionListResponse,
+      ),
   },
   'floorplan show': {
     usage: '--location <id>',

@@ -49,7 +49,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
     };
   }
   // Ids name what a command acts on; every command that takes one needs it.
-  const missing = ['location', 'order', 'key', 'item'].filter((f) => command.flags.includes(f) && !flags[f]);
+  const missing = ['location', 'order', 'key', 'item', 'provider'].filter(
+    (f) => command.flags.includes(f) && !flags[f],
+  );
   if (missing.length > 0) {
     return {
       code: 2,
@@ -74,6 +76,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<Cl
         return (validator ??= createValidator({ compile: 'on-first-use' }));
       },
       keyRevoked: runtime.keyRevoked,
+      connectionRevoked: runtime.connectionRevoked,
     };
     const outcome = await command.run(ctx, flags);
     return outcome.ok

@@ -46,6 +46,10 @@ it('When the operations are read, then every request schema of the contract is f
       'OrderListQuery',
       'EventFeedQuery',
       'RecoverRequest',
+      'ProviderCreateRequest',
+      'ProviderKeyRequest',
+      'PageQuery',
+      'ConnectionListQuery',
     ].sort(),
   );
 });

@@ -1,6 +1,6 @@
 import { exampleBodies, type OperationSpec } from '@pis/contract';
 import type { Harness, TestLocation } from './harness';
-import { P, nextUpdatedAt, planImport, reservation, uniqueId, type Json } from './wire';
+import { B, P, nextUpdatedAt, planImport, reservation, uniqueId, type Json } from './wire';
 
 /**
  * Real things for every operation of the contract to name (suites that call each operation with
@@ -20,6 +20,8 @@ export interface OperationWorld {
   sandbox: TestLocation;
   sandboxOrderId: string;
   sandboxItemId: string;
+  /** A provider connected to `loc`, which the provider and connection operations name. */
+  providerId: string;
 }
 
 async function itemOf(h: Harness, at: TestLocation, orderId: string): Promise<string> {
@@ -44,7 +46,21 @@ export async function operationWorld(h: Harness, externalId: string): Promise<Op
   const sandbox = await h.location({ sandbox: true, tables: 4 });
   const sandboxOrderId = ((await h.walkIn(sandbox, [sandbox.tables[0]!])) as Json)['id'] as string;
   const sandboxItemId = await itemOf(h, sandbox, sandboxOrderId);
-  return { loc, spareKeyId, orderId, itemId, deliveryId, externalId, sandbox, sandboxOrderId, sandboxItemId };
+  const provider = await h.operator.post(`${B}/providers`).send({ name: 'Spare', brand: 'spare' });
+  const providerId = provider.body.id as string;
+  await h.operator.put(loc.ops(`/connections/${providerId}`)).expect(201);
+  return {
+    loc,
+    spareKeyId,
+    orderId,
+    itemId,
+    deliveryId,
+    externalId,
+    sandbox,
+    sandboxOrderId,
+    sandboxItemId,
+    providerId,
+  };
 }
 
 /** A simulator operation (under `/api/provider/v1/sandbox/`, a sandbox location's test key). */
@@ -65,6 +81,7 @@ export function requestOf(world: OperationWorld, op: OperationSpec): { path: str
     .replace('{orderId}', simulated(op) ? world.sandboxOrderId : world.orderId)
     .replace('{itemId}', simulated(op) ? world.sandboxItemId : world.itemId)
     .replace('{deliveryId}', world.deliveryId)
+    .replace('{providerId}', world.providerId)
     .replace('{externalId}', world.externalId);
   const query: Record<string, string> = {
     listReservations: '?from=2026-11-01T00:00Z&to=2026-11-30T00:00Z',
@@ -86,6 +103,8 @@ export function requestOf(world: OperationWorld, op: OperationSpec): { path: str
     addOrderPayment: () => exampleBodies.orderPaymentBody(),
     setOrderServiceStatus: () => exampleBodies.serviceStatusBody(),
     recoverWebhooks: () => exampleBodies.recoverAfterBody(0),
+    createProvider: () => ({ name: `Provider ${uniqueId('p')}`, brand: 'test' }),
+    issueProviderKey: () => ({ mode: 'live' }),
   };
   const body = op.body === undefined ? undefined : bodies[requestId(op)]!();
   return { path: `${path}${query[requestId(op)] ?? ''}`, ...(body ? { body } : {}) };

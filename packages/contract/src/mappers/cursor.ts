@@ -1,4 +1,10 @@
-import { Instant, type DeliveryCursor, type ReservationCursor } from '@pis/domain';
+import {
+  Instant,
+  type ConnectionCursor,
+  type DeliveryCursor,
+  type NewestFirstCursor,
+  type ReservationCursor,
+} from '@pis/domain';
 import { invalid, valid, type Checked } from '../validation/checked';
 
 /**
@@ -6,25 +12,57 @@ import { invalid, valid, type Checked } from '../validation/checked';
  * listing it belongs to so one listing's cursor is refused by another. Instants travel as
  * epoch microseconds, so a page boundary is exact.
  */
-type Position = { k: 'r' | 'd'; t: string; i: string };
+type Kind = 'r' | 'd' | 'p' | 'l' | 'c';
+type Position = { k: Kind; t: string; i: string };
 
-export function encodeReservationCursor(cursor: ReservationCursor): string {
-  return encode({ k: 'r', t: cursor.startsAt.epochMicros.toString(), i: cursor.id });
+/** A listing's cursor codec: an instant and an id, under the listing's tag. */
+function codec<C>(kind: Kind, write: (cursor: C) => [Instant, string], read: (at: Instant, id: string) => C) {
+  return {
+    encode: (cursor: C): string => {
+      const [at, id] = write(cursor);
+      return encode({ k: kind, t: at.epochMicros.toString(), i: id });
+    },
+    decode: (text: string): Checked<C> => {
+      const p = decode(text, kind);
+      return p ? valid(read(Instant.fromEpochMicros(BigInt(p.t)), p.i)) : malformed();
+    },
+  };
 }
 
-export function decodeReservationCursor(text: string): Checked<ReservationCursor> {
-  const p = decode(text, 'r');
-  return p ? valid({ startsAt: Instant.fromEpochMicros(BigInt(p.t)), id: p.i }) : malformed();
-}
+const reservations = codec<ReservationCursor>(
+  'r',
+  (c) => [c.startsAt, c.id],
+  (startsAt, id) => ({ startsAt, id }),
+);
+const deliveries = codec<DeliveryCursor>(
+  'd',
+  (c) => [c.createdAt, c.id],
+  (createdAt, id) => ({ createdAt, id }),
+);
+const newestFirst = (kind: 'p' | 'l') =>
+  codec<NewestFirstCursor>(
+    kind,
+    (c) => [c.createdAt, c.id],
+    (createdAt, id) => ({ createdAt, id }),
+  );
+const providers = newestFirst('p');
+const locations = newestFirst('l');
+const connections = codec<ConnectionCursor>(
+  'c',
+  (c) => [c.grantedAt, c.locationId],
+  (grantedAt, locationId) => ({ grantedAt, locationId }),
+);
 
-export function encodeDeliveryCursor(cursor: DeliveryCursor): string {
-  return encode({ k: 'd', t: cursor.createdAt.epochMicros.toString(), i: cursor.id });
-}
-
-export function decodeDeliveryCursor(text: string): Checked<DeliveryCursor> {
-  const p = decode(text, 'd');
-  return p ? valid({ createdAt: Instant.fromEpochMicros(BigInt(p.t)), id: p.i }) : malformed();
-}
+export const encodeReservationCursor = reservations.encode;
+export const decodeReservationCursor = reservations.decode;
+export const encodeDeliveryCursor = deliveries.encode;
+export const decodeDeliveryCursor = deliveries.decode;
+export const encodeProviderCursor = providers.encode;
+export const decodeProviderCursor = providers.decode;
+export const encodeLocationCursor = locations.encode;
+export const decodeLocationCursor = locations.decode;
+export const encodeConnectionCursor = connections.encode;
+export const decodeConnectionCursor = connections.decode;
 
 const encode = (position: Position) => Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
 

@@ -5,6 +5,7 @@ const operator = { security: 'backofficeToken', tag: 'backoffice' } as const;
 const location = { name: 'locationId', description: 'the location id' };
 const order = { name: 'orderId', description: 'the till order id' };
 const noLocation = 'not_found: there is no such location';
+const providerParam = { name: 'providerId', description: 'the provider id' };
 const noOrder = 'not_found: there is no such location or order';
 
 /** What a write on an order's check or service status can answer besides 200. */
@@ -28,10 +29,21 @@ export const backofficeOperations: OperationSpec[] = [
   },
   {
     ...operator,
+    operationId: 'listLocations',
+    method: 'get',
+    path: `${V1}/locations`,
+    summary: 'Locations, newest first',
+    description: 'Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next.',
+    query: 'PageQuery',
+    success: { status: 200, description: 'one page of locations', schema: 'LocationListResponse' },
+    errors: { ...authErrors(false), 422: 'validation_failed: an invalid limit or a malformed cursor' },
+  },
+  {
+    ...operator,
     operationId: 'issueApiKey',
     method: 'post',
     path: `${V1}/locations/{locationId}/api-keys`,
-    summary: 'Issue a provider API key; the key is shown once',
+    summary: "Issue a location key (a key of the location's own provider); the key is shown once",
     pathParams: [location],
     success: { status: 201, description: 'issued', schema: 'ApiKey' },
     errors: { ...authErrors(false), 404: noLocation },
@@ -270,5 +282,111 @@ export const backofficeOperations: OperationSpec[] = [
     pathParams: [location, { name: 'deliveryId', description: 'the id of a delivery record' }],
     success: { status: 202, description: 'queued', schema: 'RedeliverResponse' },
     errors: { ...authErrors(false), 404: 'not_found: there is no such location, or it has no such delivery' },
+  },
+  {
+    ...operator,
+    operationId: 'listLocationConnections',
+    method: 'get',
+    path: `${V1}/locations/{locationId}/connections`,
+    summary: "The location's providers, active and revoked, by grantedAt",
+    description:
+      "The location's own provider (its location keys act for it) is listed first, with `own: true`.",
+    pathParams: [location],
+    success: { status: 200, description: 'the connections', schema: 'LocationConnectionListResponse' },
+    errors: { ...authErrors(false), 404: noLocation },
+  },
+  {
+    ...operator,
+    operationId: 'grantConnection',
+    method: 'put',
+    path: `${V1}/locations/{locationId}/connections/{providerId}`,
+    summary: 'Connect a provider to the location: its keys may act for it from now on',
+    description:
+      'Idempotent: 201 on the first grant, 200 when the connection was active already or is granted again. ' +
+      'A provider sees the events committed while it is connected, and after a re-grant the reservations it ' +
+      'stored before.',
+    pathParams: [location, providerParam],
+    success: { status: 201, description: 'the first grant of this provider here', schema: 'Connection' },
+    alsoSuccess: { status: 200, description: 'active already, or granted again' },
+    errors: { ...authErrors(false), 404: 'not_found: there is no such location or provider' },
+  },
+  {
+    ...operator,
+    operationId: 'revokeConnection',
+    method: 'delete',
+    path: `${V1}/locations/{locationId}/connections/{providerId}`,
+    summary: 'Disconnect a provider from the location: its calls for it are refused from then on',
+    description:
+      'Idempotent (204 again, also for a provider never connected). What the provider stored stays: the venue ' +
+      'keeps its bookings, and a re-grant gives them back.',
+    pathParams: [location, providerParam],
+    success: { status: 204, description: 'revoked', schema: null },
+    errors: {
+      ...authErrors(false),
+      404: 'not_found: there is no such location or provider',
+      422: "validation_failed: the location's own provider cannot be disconnected (revoke its keys instead)",
+    },
+  },
+  {
+    ...operator,
+    operationId: 'createProvider',
+    method: 'post',
+    path: `${V1}/providers`,
+    summary: 'Create a provider: a booking system that works for several locations with one key',
+    body: 'ProviderCreateRequest',
+    success: { status: 201, description: 'created', schema: 'Provider' },
+    errors: { ...authErrors(false), ...bodyErrors('validation_failed') },
+  },
+  {
+    ...operator,
+    operationId: 'listProviders',
+    method: 'get',
+    path: `${V1}/providers`,
+    summary: 'Providers, newest first',
+    description:
+      "Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next. A location's own provider is " +
+      'not listed here (see the location connections).',
+    query: 'PageQuery',
+    success: { status: 200, description: 'one page of providers', schema: 'ProviderListResponse' },
+    errors: { ...authErrors(false), 422: 'validation_failed: an invalid limit or a malformed cursor' },
+  },
+  {
+    ...operator,
+    operationId: 'getProvider',
+    method: 'get',
+    path: `${V1}/providers/{providerId}`,
+    summary: 'One provider',
+    pathParams: [providerParam],
+    success: { status: 200, description: 'the provider', schema: 'Provider' },
+    errors: { ...authErrors(false), 404: 'not_found: there is no such provider' },
+  },
+  {
+    ...operator,
+    operationId: 'issueProviderKey',
+    method: 'post',
+    path: `${V1}/providers/{providerId}/api-keys`,
+    summary: 'Issue a provider key (live by default); the key is shown once',
+    description:
+      'A live key reaches the live locations the provider is connected to, a test key the sandbox ones; each ' +
+      'request names its location with the Location-Id header. The body may be left out.',
+    pathParams: [providerParam],
+    body: 'ProviderKeyRequest',
+    bodyOptional: true,
+    success: { status: 201, description: 'issued', schema: 'ProviderApiKey' },
+    errors: {
+      ...authErrors(false),
+      ...bodyErrors('validation_failed: an unknown mode'),
+      404: 'not_found: there is no such provider',
+    },
+  },
+  {
+    ...operator,
+    operationId: 'revokeProviderKey',
+    method: 'delete',
+    path: `${V1}/providers/{providerId}/api-keys/{keyId}`,
+    summary: 'Revoke a provider key; it is refused from then on',
+    pathParams: [providerParam, { name: 'keyId', description: 'the key id returned at issue' }],
+    success: { status: 204, description: 'revoked', schema: null },
+    errors: { ...authErrors(false), 404: 'not_found: the provider has no such key' },
   },
 ];

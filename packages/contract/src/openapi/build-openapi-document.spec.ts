@@ -226,12 +226,13 @@ describe('OpenAPI document', () => {
 
   it('When the window listing is described, then from and to are required query parameters and limit is 1-500', () => {
     const params = doc.paths['/api/provider/v1/reservations'].get.parameters as Json[];
-    expect(params.map((p) => [p.name, p.in, p.required])).toEqual([
+    expect(params.slice(0, 4).map((p) => [p.name, p.in, p.required])).toEqual([
       ['from', 'query', true],
       ['to', 'query', true],
       ['limit', 'query', false],
       ['cursor', 'query', false],
     ]);
+    expect(params[4]).toEqual({ $ref: '#/components/parameters/LocationId' });
     expect(params[2]!.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 100 });
   });
 

@@ -1,7 +1,7 @@
 import { componentSchemas } from '../schemas/components';
 import { EXAMPLES } from './examples';
 import { idempotencyKeyParameter, takesIdempotencyKey, withIdempotencyErrors } from './idempotency';
-import type { ErrorStatus, OperationSpec } from './operation-spec';
+import { namesLocation, withLocationErrors, type ErrorStatus, type OperationSpec } from './operation-spec';
 import { operations } from './operations';
 import { OVERVIEW } from './overview';
 import { errorResponse, headers, responseHeaders } from './responses';
@@ -49,14 +49,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       schemas: componentsSchemas(),
       headers,
       examples: EXAMPLES.shared,
-      parameters: { IdempotencyKey: idempotencyKeyParameter },
+      parameters: { IdempotencyKey: idempotencyKeyParameter, LocationId: LOCATION_ID },
       securitySchemes: {
         providerKey: {
           type: 'http',
           scheme: 'bearer',
           description:
-            'The location-scoped API key, `<brand>_sk_live_<secret>` (a sandbox location: `<brand>_sk_test_<secret>`); ' +
-            'it identifies the location. Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.',
+            'A location key, `<brand>_sk_live_<secret>` (a sandbox location: `<brand>_sk_test_<secret>`), which ' +
+            'identifies its location; or a provider key, `<brand>_pk_live_<secret>` (`<brand>_pk_test_<secret>` for ' +
+            'sandbox locations), which names the location of each request with the Location-Id header. ' +
+            'Answers carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset, counted per key and location.',
         },
         backofficeToken: {
           type: 'http',
@@ -68,16 +70,34 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   };
 }
 
+/** The header a provider key names the location of a request with. */
+const LOCATION_ID = {
+  name: 'Location-Id',
+  in: 'header',
+  required: false,
+  description:
+    'The location this request acts for: required with a provider key (else 400 location_required), which must ' +
+    'be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own ' +
+    'location is ignored, any other is 403 location_not_granted.',
+  schema: { type: 'string', format: 'uuid' },
+};
+
 function operationObject(op: OperationSpec): Record<string, unknown> {
   const idempotent = takesIdempotencyKey(op);
+  const location = namesLocation(op) ? [{ $ref: '#/components/parameters/LocationId' }] : [];
   const parameters = [
     ...pathParameters(op),
     ...queryParameters(op),
+    ...location,
     ...(idempotent ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
   ];
   const rateLimited = op.security === 'providerKey';
   const responses: Record<string, unknown> = { [op.success.status]: successResponse(op) };
-  const errors = idempotent ? withIdempotencyErrors(op.errors) : op.errors;
+  if (op.alsoSuccess) {
+    responses[op.alsoSuccess.status] = { ...successResponse(op), description: op.alsoSuccess.description };
+  }
+  const located = namesLocation(op) ? withLocationErrors(op.errors) : op.errors;
+  const errors = idempotent ? withIdempotencyErrors(located) : located;
   for (const [status, description] of Object.entries(errors)) {
     const code = Number(status) as ErrorStatus;
     responses[status] = errorResponse(code, description, rateLimited, idempotent, responseExamples(op, code));
@@ -92,7 +112,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
     ...(op.body
       ? {
           requestBody: {
-            required: true,
+            required: op.bodyOptional !== true,
             content: {
               'application/json': { schema: schemaRef(op.body), ...examplesOf(requestExamples(op)) },
             },

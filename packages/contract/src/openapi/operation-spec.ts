@@ -15,7 +15,16 @@ export interface OperationSpec {
   pathParams?: { name: string; description: string }[];
   query?: QueryName;
   body?: ComponentName;
+  /** The body may be left out (then it is as if `{}` were sent). */
+  bodyOptional?: true;
   success: { status: number; description: string; schema: ComponentName | 'OpenApiDocument' | null };
+  /** A second success status with the same body (a grant: 201 the first time, 200 after). */
+  alsoSuccess?: { status: number; description: string };
+  /**
+   * A provider operation that acts on no one location (its key's provider as a whole): it takes
+   * no `Location-Id`. Every other provider operation acts on the location the key names.
+   */
+  providerWide?: true;
   /** Error statuses the endpoint can give and, for each, when (the codes it carries). */
   errors: Partial<Record<ErrorStatus, string>>;
 }
@@ -31,6 +40,29 @@ export const authErrors = (rateLimited: boolean): Partial<Record<ErrorStatus, st
   500: 'internal_error: anything unexpected; quote X-Request-Id when reporting it',
   503: 'internal_error: the service is temporarily unavailable',
 });
+
+/** Whether the operation acts on one location a provider key names with `Location-Id`. */
+export const namesLocation = (op: OperationSpec): boolean =>
+  op.security === 'providerKey' && !op.providerWide;
+
+/**
+ * What the `Location-Id` check can answer (before the operation's own rules), merged into the
+ * operation's own errors of the same status.
+ */
+export function withLocationErrors(errors: OperationSpec['errors']): OperationSpec['errors'] {
+  const add = (status: ErrorStatus, text: string) =>
+    errors[status] ? `${errors[status]}; or ${text}` : text;
+  return {
+    ...errors,
+    400: add(400, 'location_required: a provider key without the Location-Id header'),
+    403: add(
+      403,
+      'location_not_granted: the key may not act for that location (no active connection, an unknown location, ' +
+        "a key mode that does not fit the location's, or a location key naming another location)",
+    ),
+    422: add(422, 'validation_failed: Location-Id is not a UUID'),
+  };
+}
 
 /** Statuses an endpoint with a JSON body can give besides its own 422s. */
 export const bodyErrors = (unprocessable: string): Partial<Record<ErrorStatus, string>> => ({

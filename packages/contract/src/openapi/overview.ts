@@ -69,6 +69,23 @@ real answers (and refusals) as examples.
    (${op('recovery', 'recoverWebhooks')}, after a sequence or an instant). Events already pruned
    answer \`410 events_expired\`: rebuild from the snapshot.
 
+## One provider, many venues; several providers, one venue
+
+A booking system that serves many venues is registered once as a provider
+(${op('backoffice', 'createProvider')}) and gets one provider key,
+\`<brand>_pk_live_…\` (${op('backoffice', 'issueProviderKey')}). Each venue's operator connects it
+(${op('backoffice', 'grantConnection')}, revoked with ${op('backoffice', 'revokeConnection')}); the
+provider lists where it may act (${op('provider', 'listConnections')}) and names the venue of every
+other call with the header \`Location-Id\`: without it 400 location_required, for a venue it is not
+connected to 403 location_not_granted. Every venue also has a provider of its own, whose keys are
+the location keys, so a client that uses a location key works as before.
+
+At one venue each provider owns the reservations it writes (two providers may both hold the same
+\`externalId\`), shares the floor plan, the tables and the till, and sees another provider's
+reservation only as a walk-in: its reservationExternalId reads null in a 409's occupiedBy, in the
+event feed and in the table-state snapshot. After a revoke its calls there are refused; a
+re-grant gives its reservations back, and its feed leaves out what was committed meanwhile.
+
 ## Rules every call shares
 
 Every error has the same envelope; clients branch on error.code only and fall back on the HTTP

@@ -4,6 +4,12 @@ const V1 = '/api/provider/v1';
 const provider = { security: 'providerKey', tag: 'provider' } as const;
 const webhooks = { security: 'providerKey', tag: 'webhooks' } as const;
 const recovery = { security: 'providerKey', tag: 'recovery' } as const;
+/**
+ * The location's webhook endpoint and its deliveries belong to the location's own provider
+ * (its location keys); a provider key acting for the location has none there.
+ */
+const NO_ENDPOINT =
+  'not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key)';
 const externalIdParam = {
   name: 'externalId',
   description: "the provider's reservation id (1-128 characters)",
@@ -93,7 +99,7 @@ export const providerOperations: OperationSpec[] = [
     path: `${V1}/webhook-endpoint`,
     summary: "The location's webhook endpoint with its current secret",
     success: { status: 200, description: 'the endpoint', schema: 'WebhookEndpoint' },
-    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+    errors: { ...authErrors(true), 404: NO_ENDPOINT },
   },
   {
     ...webhooks,
@@ -110,6 +116,7 @@ export const providerOperations: OperationSpec[] = [
       ...bodyErrors(
         'validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address',
       ),
+      404: 'not_found: the key is a provider key (the location endpoint is managed with a location key)',
     },
   },
   {
@@ -119,7 +126,7 @@ export const providerOperations: OperationSpec[] = [
     path: `${V1}/webhook-endpoint`,
     summary: 'Remove the webhook endpoint; nothing is delivered from then on',
     success: { status: 204, description: 'removed', schema: null },
-    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+    errors: { ...authErrors(true), 404: NO_ENDPOINT },
   },
   {
     ...webhooks,
@@ -128,7 +135,7 @@ export const providerOperations: OperationSpec[] = [
     path: `${V1}/webhook-endpoint/rotate-secret`,
     summary: 'Issue a new signing secret; the previous one keeps signing beside it for 24 h',
     success: { status: 200, description: 'the endpoint with its new secret', schema: 'WebhookEndpoint' },
-    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+    errors: { ...authErrors(true), 404: NO_ENDPOINT },
   },
   {
     ...webhooks,
@@ -141,7 +148,7 @@ export const providerOperations: OperationSpec[] = [
       'headers, timeout and URL rules) with the body {type: "webhook.test", timestamp, data: {}}. It is not ' +
       'an event of the location: no locationEventSequence, no delivery record, never retried.',
     success: { status: 200, description: 'the attempt, delivered or not', schema: 'WebhookTestResult' },
-    errors: { ...authErrors(true), 404: 'not_found: no endpoint is registered' },
+    errors: { ...authErrors(true), 404: NO_ENDPOINT },
   },
   {
     ...webhooks,
@@ -151,7 +158,11 @@ export const providerOperations: OperationSpec[] = [
     summary: 'Delivery records, newest first',
     query: 'DeliveryListQuery',
     success: { status: 200, description: 'one page of deliveries', schema: 'DeliveryListResponse' },
-    errors: { ...authErrors(true), 422: 'validation_failed: an invalid parameter or a malformed cursor' },
+    errors: {
+      ...authErrors(true),
+      404: 'not_found: the key is a provider key (the location endpoint is managed with a location key)',
+      422: 'validation_failed: an invalid parameter or a malformed cursor',
+    },
   },
   {
     ...webhooks,
@@ -161,7 +172,10 @@ export const providerOperations: OperationSpec[] = [
     summary: 'Queue a delivery again; its retry schedule starts over',
     pathParams: [{ name: 'deliveryId', description: 'the id of a delivery record' }],
     success: { status: 202, description: 'queued', schema: 'RedeliverResponse' },
-    errors: { ...authErrors(true), 404: 'not_found: the location has no such delivery' },
+    errors: {
+      ...authErrors(true),
+      404: 'not_found: the location has no such delivery, or the key is a provider key (see the endpoint)',
+    },
   },
   {
     ...recovery,
@@ -212,9 +226,24 @@ export const providerOperations: OperationSpec[] = [
       ...bodyErrors(
         'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
       ),
-      404: 'not_found: no endpoint is registered',
+      404: NO_ENDPOINT,
       410: 'events_expired: events after that point have been pruned',
     },
+  },
+  {
+    ...provider,
+    operationId: 'listConnections',
+    method: 'get',
+    path: `${V1}/connections`,
+    providerWide: true,
+    summary: "The locations the key's provider is connected to, active and revoked, by grantedAt",
+    description:
+      'A provider key lists every location its provider was ever granted (100 a page unless limit asks for ' +
+      'fewer; follow nextCursor); a location key lists its one location. Takes no Location-Id. A re-grant moves ' +
+      'a connection to its new grantedAt, so a listing read while grants change may show it twice or not at all.',
+    query: 'ConnectionListQuery',
+    success: { status: 200, description: 'one page of connections', schema: 'ConnectionListResponse' },
+    errors: { ...authErrors(true), 422: 'validation_failed: an invalid limit or a malformed cursor' },
   },
   {
     operationId: 'getOpenApiDocument',

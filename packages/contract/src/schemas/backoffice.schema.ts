@@ -1,8 +1,8 @@
 import { API_KEY_PATTERN, BRAND_PATTERN } from '@pis/domain';
 import { atLeast, closedObject, utcDateTime, responseObject, text } from './primitives';
 
-const brand = () => ({ type: 'string', pattern: `^${BRAND_PATTERN}$` }) as const;
-const currency = () => ({ type: 'string', pattern: '^[A-Z]{3}$' }) as const;
+export const brand = () => ({ type: 'string', pattern: `^${BRAND_PATTERN}$` }) as const;
+export const currency = () => ({ type: 'string', pattern: '^[A-Z]{3}$' }) as const;
 
 const sandbox = {
   type: 'boolean',

@@ -84,6 +84,20 @@ import {
   tableStateSchema,
 } from './event-feed.schema';
 import { healthResponseSchema, readinessResponseSchema } from './health.schema';
+import {
+  connectionListQuerySchema,
+  connectionListResponseSchema,
+  connectionResponseSchema,
+  locationConnectionListResponseSchema,
+  locationListResponseSchema,
+  pageQuerySchema,
+  providerConnectionSchema,
+  providerCreateRequestSchema,
+  providerKeyRequestSchema,
+  providerKeyResponseSchema,
+  providerListResponseSchema,
+  providerResponseSchema,
+} from './provider.schema';
 
 /**
  * Every named schema of the contract. ajv compiles these objects, the OpenAPI document
@@ -164,6 +178,19 @@ export const componentSchemas = {
   OrderListQuery: orderListQuerySchema,
   OrderListResponse: orderListResponseSchema,
 
+  ProviderCreateRequest: providerCreateRequestSchema,
+  Provider: providerResponseSchema,
+  PageQuery: pageQuerySchema,
+  ProviderListResponse: providerListResponseSchema,
+  LocationListResponse: locationListResponseSchema,
+  ProviderKeyRequest: providerKeyRequestSchema,
+  ProviderApiKey: providerKeyResponseSchema,
+  Connection: connectionResponseSchema,
+  LocationConnectionListResponse: locationConnectionListResponseSchema,
+  ProviderConnection: providerConnectionSchema,
+  ConnectionListQuery: connectionListQuerySchema,
+  ConnectionListResponse: connectionListResponseSchema,
+
   HealthResponse: healthResponseSchema,
   ReadinessResponse: readinessResponseSchema,
 
@@ -180,5 +207,7 @@ export const QUERY_SCHEMAS = [
   'DeliveryListQuery',
   'OrderListQuery',
   'EventFeedQuery',
+  'PageQuery',
+  'ConnectionListQuery',
 ] as const;
 export type QueryName = (typeof QUERY_SCHEMAS)[number];

@@ -29,6 +29,10 @@ export interface ContractValidator {
   orderListQuery(raw: unknown): Checked<W.OrderListQuery>;
   eventFeedQuery(raw: unknown): Checked<W.EventFeedQuery>;
   recoverRequest(body: unknown): Checked<W.RecoverRequest>;
+  providerCreateRequest(body: unknown): Checked<W.ProviderCreateRequest>;
+  providerKeyRequest(body: unknown): Checked<W.ProviderKeyRequest>;
+  pageQuery(raw: unknown): Checked<W.PageQuery>;
+  connectionListQuery(raw: unknown): Checked<W.ConnectionListQuery>;
   webhookEventBody(body: unknown): Checked<W.WebhookEventBody | W.WebhookTestEventBody>;
 }
 
@@ -90,6 +94,10 @@ export function createValidator(options: ValidatorOptions = {}): ContractValidat
     orderListQuery: (raw) => query('OrderListQuery', raw),
     eventFeedQuery: (raw) => query('EventFeedQuery', raw),
     recoverRequest: (body) => request('RecoverRequest', body),
+    providerCreateRequest: (body) => request('ProviderCreateRequest', body),
+    providerKeyRequest: (body) => request('ProviderKeyRequest', body),
+    pageQuery: (raw) => query('PageQuery', raw),
+    connectionListQuery: (raw) => query('ConnectionListQuery', raw),
     webhookEventBody: (body) => {
       const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
       const name = EVENT_SCHEMAS[String(type)];

@@ -72,8 +72,19 @@ export interface EventDataByType {
   };
 }
 
+/**
+ * An event as the domain raises it. `reservationProviderId` is the provider that owns the
+ * reservation the event names (absent when it names none, e.g. a walk-in or a publish): it
+ * travels beside the body, never in it, so whoever shows the event to a reader applies
+ * `eventVisibleTo` in one call.
+ */
 export type DomainEvent = {
-  [K in EventType]: { type: K; occurredAt: Instant; data: EventDataByType[K] };
+  [K in EventType]: {
+    type: K;
+    occurredAt: Instant;
+    data: EventDataByType[K];
+    reservationProviderId?: string;
+  };
 }[EventType];
 
 /** An event as the outbox stored it: with its id and its per-location sequence. */

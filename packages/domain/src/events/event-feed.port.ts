@@ -6,6 +6,11 @@ import type { EventType, StoredEvent } from './domain-event';
 
 export interface FeedQuery {
   locationId: string;
+  /**
+   * Only the events committed while this provider was connected to the location (its
+   * connection's spans, see `ConnectedSpan`); left out: every event.
+   */
+  providerId?: string;
   /** Strictly after this sequence (0: from the first). */
   after: number;
   limit: number;

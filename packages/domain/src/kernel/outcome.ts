@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'not_found',
   'order_closed',
   'events_expired',
+  'location_required',
+  'location_not_granted',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

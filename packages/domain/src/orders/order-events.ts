@@ -3,6 +3,10 @@ import type { Instant } from '../kernel/instant';
 import type { Check } from './check';
 import type { Order } from './order';
 
+/** The owner field of an order or event: present only when a reservation's provider owns it. */
+export const ownerOf = (from: { reservationProviderId?: string }): { reservationProviderId?: string } =>
+  from.reservationProviderId === undefined ? {} : { reservationProviderId: from.reservationProviderId };
+
 /** The check in its wire form: what order answers and `order.closed` carry. */
 export function checkData(check: Check): CheckData {
   return {
@@ -29,6 +33,7 @@ export function occupiedEvent(order: Order, tableId: string, now: Instant): Doma
   return {
     type: 'table.occupied',
     occurredAt: now,
+    ...ownerOf(order),
     data: {
       tableId,
       orderId: order.id,
@@ -48,6 +53,7 @@ export function freedEvent(
   return {
     type: 'table.freed',
     occurredAt: now,
+    ...ownerOf(order),
     data: {
       tableId,
       orderId: order.id,
@@ -63,6 +69,7 @@ export function spendEvent(order: Order, now: Instant): DomainEvent {
   return {
     type: 'table.spend_updated',
     occurredAt: now,
+    ...ownerOf(order),
     data: {
       tableIds: [...order.tableIds],
       orderId: order.id,
@@ -81,6 +88,7 @@ export function statusEvent(order: Order, now: Instant): DomainEvent {
   return {
     type: 'table.status_changed',
     occurredAt: now,
+    ...ownerOf(order),
     data: {
       tableIds: [...order.tableIds],
       orderId: order.id,
@@ -96,6 +104,7 @@ export function closedEvent(order: Order): DomainEvent {
   return {
     type: 'order.closed',
     occurredAt: order.closedAt,
+    ...ownerOf(order),
     data: {
       orderId: order.id,
       reservationExternalId: order.reservationExternalId,

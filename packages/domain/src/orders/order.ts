@@ -3,7 +3,7 @@ import { without } from '../kernel/id-set';
 import type { Instant } from '../kernel/instant';
 import { fail, ok, type Failure, type Outcome } from '../kernel/outcome';
 import { EMPTY_LINES, makeCheck, type Check, type CheckLines, type CheckPayment } from './check';
-import { closedEvent, freedEvent, occupiedEvent, spendEvent } from './order-events';
+import { closedEvent, freedEvent, occupiedEvent, ownerOf, spendEvent } from './order-events';
 import type { ServiceStatus } from './service-status';
 
 /** `voided` is the till's cancel (ours: decision 0032); `closed` is paid and done. */
@@ -26,6 +26,11 @@ export interface Order {
   status: OrderStatus;
   /** The reservation that seated it; null for a walk-in. */
   reservationExternalId: string | null;
+  /**
+   * The provider that owns that reservation (absent for a walk-in): what a reader may see of
+   * `reservationExternalId` follows from it (`visibleTo`).
+   */
+  reservationProviderId?: string;
   check: Check;
   /** null until the till reports one. */
   serviceStatus: ServiceStatus | null;
@@ -50,6 +55,8 @@ export interface TableHolder {
   tableId: string;
   orderId: string;
   reservationExternalId: string | null;
+  /** The provider that owns the reservation (absent for a walk-in). */
+  reservationProviderId?: string;
 }
 
 /**
@@ -68,6 +75,8 @@ export interface OpenOrderCommand {
   covers: number;
   currency: string;
   reservationExternalId: string | null;
+  /** The provider that owns the seating reservation; left out for a walk-in. */
+  reservationProviderId?: string;
   now: Instant;
   /** The reservation's prepayment, recorded as a `deposit` payment (see `depositOf`). */
   deposit?: { id: string; amountMinor: number } | null;
@@ -99,6 +108,7 @@ export function openOrder(cmd: OpenOrderCommand): OrderChange {
       currency: cmd.currency,
       status: 'open',
       reservationExternalId: cmd.reservationExternalId,
+      ...ownerOf(cmd),
       check: makeCheck(EMPTY_LINES),
       serviceStatus: null,
       openedAt: cmd.now,

@@ -13,14 +13,14 @@ import { decideReservationWrite } from './reservation-write';
  */
 export function transactionalPlainWrites(uow: UnitOfWork): PlainReservationWrites {
   return {
-    async create(reservation: Reservation) {
-      const outcome = await uow.run(async (tx) => ok(await tx.reservations.insert(reservation)));
+    async create(reservation: Reservation, providerId?: string) {
+      const outcome = await uow.run(async (tx) => ok(await tx.reservations.insert(reservation, providerId)));
       if (!outcome.ok) throw new Error(outcome.message);
       return outcome.value;
     },
-    async update(locationId: string, input: ReservationInput, receivedAt: Instant) {
+    async update(locationId: string, input: ReservationInput, receivedAt: Instant, providerId?: string) {
       const outcome = await uow.run(async (tx) => {
-        const stored = await tx.reservations.lockForWrite(locationId, input.externalId);
+        const stored = await tx.reservations.lockForWrite(locationId, input.externalId, providerId);
         if (stored === null) return ok<PlainUpdateResult>({ kind: 'missing' });
         const decision = decideReservationWrite(stored, input, {
           now: receivedAt,

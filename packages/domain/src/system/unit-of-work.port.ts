@@ -1,4 +1,9 @@
-import type { ApiKeyRepository, LocationRepository } from '../access/access-repository.port';
+import type {
+  ApiKeyRepository,
+  ConnectionRepository,
+  LocationRepository,
+  ProviderRepository,
+} from '../access/access-repository.port';
 import type { EventRecoveryRepository } from '../events/event-feed.port';
 import type { Outbox } from '../events/outbox.port';
 import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.port';
@@ -18,6 +23,8 @@ export interface Transaction {
   outbox: Outbox;
   locations: LocationRepository;
   apiKeys: ApiKeyRepository;
+  providers: ProviderRepository;
+  connections: ConnectionRepository;
   webhookEndpoints: WebhookEndpointRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   eventRecovery: EventRecoveryRepository;

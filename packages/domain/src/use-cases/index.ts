@@ -15,6 +15,38 @@ export { addOrderItem, changeOrderCovers, finishOrderCommand, moveOrderCommand }
 export { listOrders } from './orders/list-orders';
 export { authenticate, createLocation, issueApiKey, revokeApiKey } from './access/locations-and-keys';
 export {
+  authenticateKey,
+  resolveLocation,
+  type ActingLocation,
+  type AuthenticateKey,
+  type Credential,
+  type ResolveLocation,
+} from './access/credentials';
+export {
+  createProvider,
+  getProvider,
+  issueProviderKey,
+  listProviders,
+  revokeProviderKey,
+  type CreateProvider,
+  type GetProvider,
+  type IssueProviderKey,
+  type ListProviders,
+  type RevokeProviderKey,
+} from './access/providers';
+export {
+  grantConnection,
+  listLocationConnections,
+  listLocations,
+  listProviderConnections,
+  revokeConnection,
+  type GrantConnection,
+  type ListLocationConnections,
+  type ListLocations,
+  type ListProviderConnections,
+  type RevokeConnection,
+} from './access/connections';
+export {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookDeliveries,

@@ -66,6 +66,8 @@ const STATUS: Record<ErrorCode, number> = {
   draft_not_empty: 409,
   order_closed: 409,
   events_expired: 410,
+  location_required: 400,
+  location_not_granted: 403,
   validation_failed: 422,
   unknown_table_id: 422,
 };

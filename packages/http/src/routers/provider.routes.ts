@@ -4,6 +4,7 @@ import {
   getPublishedFloorPlan,
   getWebhookEndpoint,
   importFloorPlan,
+  listProviderConnections,
   listReservations,
   listWebhookDeliveries,
   readEventFeed,
@@ -31,40 +32,54 @@ import {
   toRecoverFrom,
   toRecoverResponse,
   toTableStateResponse,
+  toConnectionListCommand,
+  toConnectionListResponse,
   type ContractValidator,
 } from '@pis/contract';
-import { principalOf } from '../auth/provider-auth';
+import type { RequestHandler } from 'express';
+import { callerOf, ownEndpointOnly, principalOf } from '../auth/provider-auth';
 import { deliveryLogHandlers } from './delivery-log';
 import { accepted, endpoint, param, respond } from './endpoint';
 import type { RouteHandlers } from './operation-routes';
 
-/** Handlers of the provider API by operationId; the location always comes from the key. */
+type Locals = { locals: Record<string, unknown> };
+
+/** Runs `guard` first; `handler` only when the guard lets the request through. */
+const guarded =
+  (guard: RequestHandler, handler: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    guard(req, res, (error?: unknown) => (error === undefined ? handler(req, res, next) : next(error)));
+
+/**
+ * Handlers of the provider API by operationId: the location is the one the request acts on
+ * (the location key's, or a provider key's Location-Id) and the provider the key's, so every
+ * reservation read or written is the caller's own and every view hides another provider's
+ * reservation ids.
+ */
 export function providerHandlers(deps: Deps, validator: ContractValidator): RouteHandlers {
-  const at = (res: { locals: Record<string, unknown> }) => principalOf(res.locals).locationId;
+  const at = (res: Locals) => principalOf(res.locals).locationId;
+  const scope = (res: Locals) => ({ locationId: at(res), providerId: principalOf(res.locals).providerId });
   const deliveryLog = deliveryLogHandlers(
     deps,
     validator,
     { list: listWebhookDeliveries, redeliver: redeliverWebhook },
     (_req, res) => at(res),
   );
+  const ownEndpoint = ownEndpointOnly();
 
-  return {
+  const handlers: RouteHandlers = {
     createReservation: endpoint(async (req, res) => {
       const body = accepted(validator.reservationRequest(req.body));
       if (!body.ok) return body;
       const input = toReservationInput(body.value);
-      return respond(
-        createReservation(deps, { locationId: at(res), input }),
-        201,
-        toReservationWriteResponse,
-      );
+      return respond(createReservation(deps, { ...scope(res), input }), 201, toReservationWriteResponse);
     }),
 
     updateReservation: endpoint(async (req, res) => {
       const body = accepted(validator.reservationRequest(req.body));
       if (!body.ok) return body;
       const command = {
-        locationId: at(res),
+        ...scope(res),
         externalId: param(req, 'externalId'),
         input: toReservationInput(body.value),
       };
@@ -77,7 +92,7 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       const command = accepted(toReservationListCommand(query.value));
       if (!command.ok) return command;
       const generatedAt = deps.clock.now();
-      return respond(listReservations(deps, { locationId: at(res), ...command.value }), 200, (page) =>
+      return respond(listReservations(deps, { ...scope(res), ...command.value }), 200, (page) =>
         toReservationListResponse(page, generatedAt),
       );
     }),
@@ -121,12 +136,12 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
     listEvents: endpoint(async (req, res) => {
       const query = accepted(validator.eventFeedQuery(req.query));
       if (!query.ok) return query;
-      const command = { locationId: at(res), ...toEventFeedCommand(query.value) };
+      const command = { ...scope(res), ...toEventFeedCommand(query.value) };
       return respond(readEventFeed(deps, command), 200, toEventFeedResponse);
     }),
 
     getTableState: endpoint(async (_req, res) =>
-      respond(readTableState(deps, { locationId: at(res) }), 200, toTableStateResponse),
+      respond(readTableState(deps, scope(res)), 200, toTableStateResponse),
     ),
 
     recoverWebhooks: endpoint(async (req, res) => {
@@ -138,5 +153,37 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
 
     listWebhookDeliveries: deliveryLog.list,
     redeliverWebhook: deliveryLog.redeliver,
+  };
+  for (const id of ENDPOINT_OPERATIONS) handlers[id] = guarded(ownEndpoint, handlers[id]!);
+  return handlers;
+}
+
+/** The operations on the location's webhook endpoint and its deliveries: its own provider's. */
+const ENDPOINT_OPERATIONS = [
+  'getWebhookEndpoint',
+  'putWebhookEndpoint',
+  'deleteWebhookEndpoint',
+  'rotateWebhookSecret',
+  'testWebhookEndpoint',
+  'listWebhookDeliveries',
+  'redeliverWebhook',
+  'recoverWebhooks',
+];
+
+/** Handlers of the provider operations that act on no one location. */
+export function providerWideHandlers(deps: Deps, validator: ContractValidator): RouteHandlers {
+  return {
+    listConnections: endpoint(async (req, res) => {
+      const query = accepted(validator.connectionListQuery(req.query));
+      if (!query.ok) return query;
+      const command = accepted(toConnectionListCommand(query.value));
+      if (!command.ok) return command;
+      const providerId = callerOf(res.locals).providerId;
+      return respond(
+        listProviderConnections(deps, { providerId, ...command.value }),
+        200,
+        toConnectionListResponse,
+      );
+    }),
   };
 }

@@ -23,16 +23,26 @@ export class PgOrderRepository implements OrderRepository {
     );
     const held = locked.filter((t): t is { id: string; open_order_id: string } => t.open_order_id !== null);
     if (held.length === 0) return [];
-    const orders = await this.sql.rows<{ id: string; reservation_external_id: string | null }>(
-      `SELECT id, reservation_external_id FROM orders WHERE location_id = $1 AND id = ANY($2::uuid[])`,
+    const orders = await this.sql.rows<{
+      id: string;
+      reservation_external_id: string | null;
+      reservation_provider_id: string | null;
+    }>(
+      `SELECT id, reservation_external_id, reservation_provider_id FROM orders
+        WHERE location_id = $1 AND id = ANY($2::uuid[])`,
       [locationId, [...new Set(held.map((t) => t.open_order_id))]],
     );
-    const reservationOf = new Map(orders.map((o) => [o.id, o.reservation_external_id]));
-    return held.map((t) => ({
-      tableId: t.id,
-      orderId: t.open_order_id,
-      reservationExternalId: reservationOf.get(t.open_order_id) ?? null,
-    }));
+    const reservationOf = new Map(orders.map((o) => [o.id, o]));
+    return held.map((t) => {
+      const order = reservationOf.get(t.open_order_id);
+      const owner = order?.reservation_provider_id ?? null;
+      return {
+        tableId: t.id,
+        orderId: t.open_order_id,
+        reservationExternalId: order?.reservation_external_id ?? null,
+        ...(owner === null ? {} : { reservationProviderId: owner }),
+      };
+    });
   }
 
   async lockById(locationId: string, orderId: string): Promise<Order | null> {

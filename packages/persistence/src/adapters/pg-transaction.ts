@@ -1,10 +1,12 @@
 import type {
   ApiKeyRepository,
+  ConnectionRepository,
   EventRecoveryRepository,
   FloorPlanRepository,
   LocationRepository,
   OrderRepository,
   Outbox,
+  ProviderRepository,
   ReservationRepository,
   StoredEvent,
   Transaction,
@@ -14,7 +16,8 @@ import type {
 import type { SecretCipher } from '../mappers/webhook.mapper';
 import type { Sql } from '../db/sql';
 import { PgEventRecovery } from './pg-event-feed';
-import { PgApiKeyRepository, PgLocationRepository } from './pg-access-repositories';
+import { PgApiKeyRepository, PgLocationRepository, PgProviderRepository } from './pg-access-repositories';
+import { PgConnectionRepository } from './pg-connection-repository';
 import { PgFloorPlanRepository } from './pg-floor-plan-repository';
 import { PgOrderRepository } from './pg-order-repository';
 import { PgOutbox } from './pg-outbox';
@@ -29,6 +32,8 @@ export class PgTransaction implements Transaction {
   readonly outbox: Outbox;
   readonly locations: LocationRepository;
   readonly apiKeys: ApiKeyRepository;
+  readonly providers: ProviderRepository;
+  readonly connections: ConnectionRepository;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly eventRecovery: EventRecoveryRepository;
@@ -40,6 +45,8 @@ export class PgTransaction implements Transaction {
     this.outbox = new PgOutbox(sql, appended);
     this.locations = new PgLocationRepository(sql);
     this.apiKeys = new PgApiKeyRepository(sql);
+    this.providers = new PgProviderRepository(sql);
+    this.connections = new PgConnectionRepository(sql);
     this.webhookEndpoints = new PgWebhookEndpointRepository(sql, cipher);
     this.webhookDeliveries = new PgWebhookDeliveryRepository(sql);
     this.eventRecovery = new PgEventRecovery(sql);

@@ -1,18 +1,20 @@
-import type {
-  Instant,
-  PlainReservationWrites,
-  PlainUpdateResult,
-  Reservation,
-  ReservationInput,
+import {
+  ownProviderId,
+  type Instant,
+  type PlainReservationWrites,
+  type PlainUpdateResult,
+  type Reservation,
+  type ReservationInput,
 } from '@pis/domain';
 import { reservationMapper } from '../mappers/reservation.mapper';
-import type { ReservationRow } from '../schemas/reservation.schema';
+import type { OwnedReservationRow, ReservationRow } from '../schemas/reservation.schema';
 import type { Database } from '../db/database';
 import { isUuid } from './uuid';
 
-const COLUMNS: (keyof ReservationRow)[] = [
+const COLUMNS: (keyof OwnedReservationRow)[] = [
   'id',
   'location_id',
+  'connected_provider_id',
   'external_id',
   'status',
   'party_name',
@@ -32,7 +34,7 @@ const COLUMNS: (keyof ReservationRow)[] = [
 
 const CREATE = `INSERT INTO reservations (${COLUMNS.join(', ')})
   VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (location_id, external_id) DO NOTHING RETURNING id`;
+  ON CONFLICT (location_id, provider_id, external_id) DO NOTHING RETURNING id`;
 
 /**
  * Last-write-wins in one statement that locks only what it writes. `upd` updates the row
@@ -49,7 +51,8 @@ const CREATE = `INSERT INTO reservations (${COLUMNS.join(', ')})
  * newer one meanwhile (the caller reads again: the row is now stale against it); no row when
  * there is no reservation. `arrived_at` is set by the first write that arrives or seats and
  * never cleared; `linked_order_id` and `id` are the stored ones. The same decision, in the
- * same order, as `decideReservationWrite` then `checkTableIds`.
+ * same order, as `decideReservationWrite` then `checkTableIds`. Only the writing provider's
+ * reservation (`$16`) is read or written: another provider's of the same externalId is none.
  */
 const UPDATE = `WITH plan AS (
     SELECT fp.published_version AS version,
@@ -67,11 +70,11 @@ const UPDATE = `WITH plan AS (
       guest = $9, internal_note = $10, prepayment = $11, pos_order_id = $12, updated_at = $13,
       received_at = $14,
       arrived_at = COALESCE(r.arrived_at, CASE WHEN $3 IN ('arrived', 'seated') THEN $14::timestamptz END)
-    WHERE r.location_id = $1 AND r.external_id = $2
+    WHERE r.location_id = $1 AND r.provider_id = $16 AND r.external_id = $2
       AND CASE WHEN r.updated_at < $13::timestamptz THEN (SELECT usable FROM tables) ELSE false END
     RETURNING r.*
   ), cur AS (
-    SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2
+    SELECT * FROM reservations WHERE location_id = $1 AND provider_id = $16 AND external_id = $2
   )
   SELECT 'applied' AS outcome, NULL::integer AS plan_version, NULL::text[] AS plan_active_ids, upd.* FROM upd
   UNION ALL
@@ -93,8 +96,11 @@ type OutcomeRow = ReservationRow & {
 export class SqlPlainReservationWrites implements PlainReservationWrites {
   constructor(private readonly db: Database) {}
 
-  async create(reservation: Reservation): Promise<'inserted' | 'duplicate'> {
-    const row = reservationMapper.toPersistence(reservation);
+  async create(reservation: Reservation, providerId?: string): Promise<'inserted' | 'duplicate'> {
+    const row = reservationMapper.toOwnedRow(
+      reservation,
+      providerId ?? ownProviderId(reservation.locationId),
+    );
     const params = COLUMNS.map((column) => dbValue(row[column]));
     const inserted = await this.db.prepared('pis_reservation_create', CREATE, params);
     if (inserted.length === 0) return 'duplicate';
@@ -102,8 +108,14 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
     return 'inserted';
   }
 
-  async update(locationId: string, input: ReservationInput, receivedAt: Instant): Promise<PlainUpdateResult> {
-    if (!isUuid(locationId)) return { kind: 'missing' };
+  async update(
+    locationId: string,
+    input: ReservationInput,
+    receivedAt: Instant,
+    providerId?: string,
+  ): Promise<PlainUpdateResult> {
+    const owner = providerId ?? ownProviderId(locationId);
+    if (!isUuid(locationId) || !isUuid(owner)) return { kind: 'missing' };
     // The mapper's column forms, from a reservation that only carries the write's fields.
     const row = reservationMapper.toPersistence({
       ...input,
@@ -129,6 +141,7 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
       row.updated_at,
       row.received_at,
       input.tableIds.filter(isUuid),
+      owner,
     ];
     let [answer] = await this.db.prepared<OutcomeRow>('pis_reservation_update', UPDATE, params);
     // Superseded: a newer write committed while this one waited for the row. The statement

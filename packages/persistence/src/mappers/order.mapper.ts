@@ -54,6 +54,7 @@ export const orderMapper = {
       currency: row.currency,
       status: row.status as OrderStatus,
       reservationExternalId: row.reservation_external_id,
+      ...(row.reservation_provider_id === null ? {} : { reservationProviderId: row.reservation_provider_id }),
       check,
       serviceStatus: row.service_status as ServiceStatus | null,
       openedAt: instantFromDb(row.opened_at),
@@ -71,6 +72,7 @@ export const orderMapper = {
       currency: order.currency,
       status: order.status,
       reservation_external_id: order.reservationExternalId,
+      reservation_provider_id: order.reservationProviderId ?? null,
       items: check.items.map(itemOf),
       discounts: check.discounts.map(discountOf),
       payments: check.payments.map((p) => ({

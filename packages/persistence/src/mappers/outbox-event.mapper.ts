@@ -6,7 +6,12 @@ import type { OutboxEventRow } from '../schemas/outbox-event.schema';
 export type NewOutboxEventRow = Omit<OutboxEventRow, 'created_at'>;
 
 export const outboxEventMapper = {
-  toDomain(row: Omit<OutboxEventRow, 'created_at' | 'relayed_at'>): StoredEvent {
+  toDomain(
+    row: Omit<OutboxEventRow, 'created_at' | 'relayed_at' | 'reservation_provider_id'> & {
+      reservation_provider_id?: string | null;
+    },
+  ): StoredEvent {
+    const owner = row.reservation_provider_id;
     return {
       id: row.id,
       locationId: row.location_id,
@@ -14,6 +19,7 @@ export const outboxEventMapper = {
       type: row.type as EventType,
       occurredAt: instantFromDb(row.occurred_at),
       data: row.data,
+      ...(owner === null || owner === undefined ? {} : { reservationProviderId: owner }),
     } as StoredEvent;
   },
   toPersistence(locationId: string, id: string, sequence: number, event: DomainEvent): NewOutboxEventRow {
@@ -24,6 +30,7 @@ export const outboxEventMapper = {
       type: event.type,
       occurred_at: instantToDb(event.occurredAt),
       data: { ...event.data },
+      reservation_provider_id: event.reservationProviderId ?? null,
       relayed_at: null,
     };
   },

@@ -6,6 +6,7 @@ import { EventFeed1764510000000 } from './1764510000000-event-feed';
 import { FloorplanPublishedChanges1764510000001 } from './1764510000001-floorplan-published-changes';
 import { RoomForHotUpdates1764600000000 } from './1764600000000-room-for-hot-updates';
 import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
+import { ProvidersAndConnections1764910000000 } from './1764910000000-providers-and-connections';
 
 /** Every migration, oldest first. Add new ones here and as files beside this one. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   FloorplanPublishedChanges1764510000001,
   RoomForHotUpdates1764600000000,
   IdempotencyKeys1764900000000,
+  ProvidersAndConnections1764910000000,
 ];

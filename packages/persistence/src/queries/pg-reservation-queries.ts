@@ -1,4 +1,9 @@
-import type { Reservation, ReservationQueries, ReservationWindowQuery } from '@pis/domain';
+import {
+  ownProviderId,
+  type Reservation,
+  type ReservationQueries,
+  type ReservationWindowQuery,
+} from '@pis/domain';
 import { instantToDb } from '../db-instant';
 import { reservationMapper } from '../mappers/reservation.mapper';
 import type { ReservationRow } from '../schemas/reservation.schema';
@@ -17,13 +22,18 @@ export class PgReservationQueries implements ReservationQueries {
     return rows.map(reservationMapper.toDomain);
   }
 
-  async findByExternalId(locationId: string, externalId: string): Promise<Reservation | null> {
-    if (!isUuid(locationId)) return null;
+  async findByExternalId(
+    locationId: string,
+    externalId: string,
+    providerId?: string,
+  ): Promise<Reservation | null> {
+    const owner = providerId ?? ownProviderId(locationId);
+    if (!isUuid(locationId) || !isUuid(owner)) return null;
     const row = await this.db.read((sql) =>
-      sql.first<ReservationRow>(`SELECT * FROM reservations WHERE location_id = $1 AND external_id = $2`, [
-        locationId,
-        externalId,
-      ]),
+      sql.first<ReservationRow>(
+        `SELECT * FROM reservations WHERE location_id = $1 AND provider_id = $3 AND external_id = $2`,
+        [locationId, externalId, owner],
+      ),
     );
     return row === null ? null : reservationMapper.toDomain(row);
   }
@@ -31,22 +41,25 @@ export class PgReservationQueries implements ReservationQueries {
 
 /**
  * The window listing as one statement: an index range scan on `reservations_window
- * (location_id, starts_at, id)`. The keyset condition is a row comparison on the index's
+ * (location_id, provider_id, starts_at, id)`, one provider's reservations only. The keyset condition is a row comparison on the index's
  * trailing columns, so each page starts where the previous one ended instead of skipping
  * rows. null when the query can match nothing (ids that are not UUIDs, no room).
  */
 export function windowStatement(
   q: ReservationWindowQuery,
 ): { name: string; text: string; params: unknown[] } | null {
-  if (!isUuid(q.locationId) || q.limit <= 0 || (q.after !== null && !isUuid(q.after.id))) return null;
-  const params: unknown[] = [q.locationId, instantToDb(q.from), instantToDb(q.to), q.limit];
+  const owner = q.providerId ?? ownProviderId(q.locationId);
+  if (!isUuid(q.locationId) || !isUuid(owner) || q.limit <= 0 || (q.after !== null && !isUuid(q.after.id))) {
+    return null;
+  }
+  const params: unknown[] = [q.locationId, instantToDb(q.from), instantToDb(q.to), q.limit, owner];
   let keyset = '';
   if (q.after !== null) {
     params.push(instantToDb(q.after.startsAt), q.after.id);
-    keyset = 'AND (starts_at, id) > ($5::timestamptz, $6::uuid)';
+    keyset = 'AND (starts_at, id) > ($6::timestamptz, $7::uuid)';
   }
   const text = `SELECT * FROM reservations
-    WHERE location_id = $1 AND starts_at >= $2 AND starts_at < $3 ${keyset}
+    WHERE location_id = $1 AND provider_id = $5 AND starts_at >= $2 AND starts_at < $3 ${keyset}
     ORDER BY starts_at, id LIMIT $4`;
   return { name: q.after === null ? 'pis_reservation_window' : 'pis_reservation_window_after', text, params };
 }

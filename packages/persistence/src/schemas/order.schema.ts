@@ -36,6 +36,8 @@ export interface OrderRow {
   currency: string;
   status: string;
   reservation_external_id: string | null;
+  /** The provider that owns that reservation; null for a walk-in. */
+  reservation_provider_id: string | null;
   items: OrderItemJson[];
   discounts: OrderDiscountJson[];
   payments: OrderPaymentJson[];
@@ -56,6 +58,7 @@ export const orderSchema = new EntitySchema<OrderRow>({
     currency: { type: 'char', length: 3 },
     status: text(),
     reservation_external_id: text(true),
+    reservation_provider_id: uuid({ nullable: true }),
     items: jsonb(),
     discounts: jsonb(),
     payments: jsonb(),

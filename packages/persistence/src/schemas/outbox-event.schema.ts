@@ -10,6 +10,11 @@ export interface OutboxEventRow {
   occurred_at: InstantText;
   /** The event's `data` without the sequence (the relay adds it to the webhook body). */
   data: Record<string, unknown>;
+  /**
+   * The provider that owns the reservation the event names (null: it names none); beside the
+   * body, so each reader is shown only what it may see of it (`eventVisibleTo`).
+   */
+  reservation_provider_id: string | null;
   /** Set by the database (clock_timestamp()). */
   created_at: InstantText;
   /** Set once the relay has fanned the event out to deliveries. */
@@ -26,6 +31,7 @@ export const outboxEventSchema = new EntitySchema<OutboxEventRow>({
     type: text(),
     occurred_at: instant(),
     data: jsonb(),
+    reservation_provider_id: uuid({ nullable: true }),
     created_at: { type: 'timestamptz', insert: false, update: false },
     relayed_at: instant(true),
   },

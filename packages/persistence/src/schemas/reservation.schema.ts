@@ -9,16 +9,23 @@ import { instant, int, jsonb, primaryUuid, text, textArray, uuid } from './colum
  */
 export const reservationColumns = rowForm(reservationShape);
 export type ReservationRow = RowOf<typeof reservationColumns>;
+/**
+ * The row as inserted: the reservation and, when a connected provider created it, that
+ * provider (null: the location's own). The table derives `provider_id`, the owner every query
+ * scopes by, from the two.
+ */
+export type OwnedReservationRow = ReservationRow & { connected_provider_id: string | null };
 export type GuestJson = Plain<typeof guestShape>;
 export type RecentVisitJson = Plain<typeof recentVisitShape>;
 export type PrepaymentJson = Plain<typeof prepaymentShape>;
 
-export const reservationSchema = new EntitySchema<ReservationRow>({
+export const reservationSchema = new EntitySchema<OwnedReservationRow>({
   name: 'reservation',
   tableName: 'reservations',
   columns: {
     id: primaryUuid(),
     location_id: uuid(),
+    connected_provider_id: uuid({ nullable: true }),
     external_id: text(),
     status: text(),
     party_name: text(true),

@@ -6,6 +6,7 @@ import {
   describeOrderRepositoryContract,
   describeOutboxContract,
   describePlainWritesContract,
+  describeProvidersContract,
   describeReservationRepositoryContract,
   describeWebhookEndpointContract,
   type InspectableAdapterSet,
@@ -31,6 +32,7 @@ describeFloorPlanRepositoryContract('PGlite', make);
 describeOrderRepositoryContract('PGlite', make);
 describeOutboxContract('PGlite', make);
 describeAccessContract('PGlite', make);
+describeProvidersContract('PGlite', make);
 describeWebhookEndpointContract('PGlite', make);
 describeInspectionContracts('PGlite', make);
 describeIdempotencyStoreContract('PGlite', async () => ({ store: (await opened()).idempotency }));

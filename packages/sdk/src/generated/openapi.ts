@@ -230,6 +230,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/connections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The locations the key's provider is connected to, active and revoked, by grantedAt
+     * @description A provider key lists every location its provider was ever granted (100 a page unless limit asks for fewer; follow nextCursor); a location key lists its one location. Takes no Location-Id. A re-grant moves a connection to its new grantedAt, so a listing read while grants change may show it twice or not at all.
+     */
+    get: operations['listConnections'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -458,7 +478,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Locations, newest first
+     * @description Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next.
+     */
+    get: operations['listLocations'];
     put?: never;
     /** Create a location */
     post: operations['createLocation'];
@@ -477,7 +501,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Issue a provider API key; the key is shown once */
+    /** Issue a location key (a key of the location's own provider); the key is shown once */
     post: operations['issueApiKey'];
     delete?: never;
     options?: never;
@@ -777,6 +801,125 @@ export interface paths {
     /** Queue a delivery of the location again; its retry schedule starts over */
     post: operations['redeliverLocationWebhook'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/locations/{locationId}/connections': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The location's providers, active and revoked, by grantedAt
+     * @description The location's own provider (its location keys act for it) is listed first, with `own: true`.
+     */
+    get: operations['listLocationConnections'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/locations/{locationId}/connections/{providerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Connect a provider to the location: its keys may act for it from now on
+     * @description Idempotent: 201 on the first grant, 200 when the connection was active already or is granted again. A provider sees the events committed while it is connected, and after a re-grant the reservations it stored before.
+     */
+    put: operations['grantConnection'];
+    post?: never;
+    /**
+     * Disconnect a provider from the location: its calls for it are refused from then on
+     * @description Idempotent (204 again, also for a provider never connected). What the provider stored stays: the venue keeps its bookings, and a re-grant gives them back.
+     */
+    delete: operations['revokeConnection'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Providers, newest first
+     * @description Pages of `limit` (default 100); pass `nextCursor` as `cursor` for the next. A location's own provider is not listed here (see the location connections).
+     */
+    get: operations['listProviders'];
+    put?: never;
+    /** Create a provider: a booking system that works for several locations with one key */
+    post: operations['createProvider'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider */
+    get: operations['getProvider'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a provider key (live by default); the key is shown once
+     * @description A live key reaches the live locations the provider is connected to, a test key the sandbox ones; each request names its location with the Location-Id header. The body may be left out.
+     */
+    post: operations['issueProviderKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/backoffice/v1/providers/{providerId}/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a provider key; it is refused from then on */
+    delete: operations['revokeProviderKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1877,6 +2020,96 @@ export interface components {
     OrderListResponse: {
       orders: components['schemas']['Order'][];
     };
+    ProviderCreateRequest: {
+      name: string;
+      /** @description 2-20 of a-z0-9; the provider's keys start <brand>_pk_live_ or <brand>_pk_test_ */
+      brand: string;
+    };
+    Provider: {
+      id: string;
+      name: string;
+      /** @description 2-20 of a-z0-9; the provider's keys start <brand>_pk_live_ or <brand>_pk_test_ */
+      brand: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    ProviderListResponse: {
+      providers: components['schemas']['Provider'][];
+      nextCursor: string | null;
+    };
+    LocationListResponse: {
+      locations: components['schemas']['Location'][];
+      nextCursor: string | null;
+    };
+    ProviderKeyRequest: {
+      /**
+       * @description live: reaches the live locations the provider is connected to; test: the sandbox ones
+       * @default live
+       * @enum {string}
+       */
+      mode?: 'live' | 'test';
+    };
+    ProviderApiKey: {
+      id: string;
+      /** @description <brand>_pk_live_... or <brand>_pk_test_... and 40 base62 characters */
+      key: string;
+      /** @enum {string} */
+      mode: 'live' | 'test';
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Connection: {
+      locationId: string;
+      providerId: string;
+      /** @description the provider's name (a location's own provider: the location's) */
+      providerName: string;
+      /** @description the location's own provider (its location keys act for it); its connection cannot be revoked */
+      own: boolean;
+      /**
+       * @description active: the provider may act for the location; revoked: its calls there are refused
+       * @enum {string}
+       */
+      status: 'active' | 'revoked';
+      /**
+       * Format: date-time
+       * @description the latest grant
+       */
+      grantedAt: string;
+      /**
+       * Format: date-time
+       * @description the latest revoke; null while active
+       */
+      revokedAt: string | null;
+    };
+    LocationConnectionListResponse: {
+      connections: components['schemas']['Connection'][];
+    };
+    ProviderConnection: {
+      locationId: string;
+      name: string;
+      currency: string;
+      /** @description a sandbox location: reached with the provider test keys */
+      sandbox: boolean;
+      /**
+       * @description active: the provider may act for the location; revoked: its calls there are refused
+       * @enum {string}
+       */
+      status: 'active' | 'revoked';
+      /**
+       * Format: date-time
+       * @description the latest grant
+       */
+      grantedAt: string;
+      /**
+       * Format: date-time
+       * @description the latest revoke; null while active
+       */
+      revokedAt: string | null;
+    };
+    ConnectionListResponse: {
+      connections: components['schemas']['ProviderConnection'][];
+      nextCursor: string | null;
+    };
     HealthResponse: {
       /**
        * @description the process is up
@@ -1910,6 +2143,8 @@ export interface components {
           | 'not_found'
           | 'order_closed'
           | 'events_expired'
+          | 'location_required'
+          | 'location_not_granted'
           | 'rate_limited'
           | 'internal_error'
           | 'sandbox_only'
@@ -1935,6 +2170,8 @@ export interface components {
   parameters: {
     /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
     IdempotencyKey: string;
+    /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+    LocationId: string;
   };
   requestBodies: never;
   headers: {
@@ -1965,7 +2202,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1984,6 +2224,19 @@ export interface operations {
           'application/json': components['schemas']['ReservationListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -1995,7 +2248,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: a missing or invalid parameter, from >= to, a window over 31 days or a malformed cursor */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: a missing or invalid parameter, from >= to, a window over 31 days or a malformed cursor; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2054,6 +2320,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -2080,7 +2348,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationWriteResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2098,6 +2366,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2144,7 +2425,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed (unknown property, limits, seated without tables, duplicate tableIds) or unknown_table_id; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2203,7 +2484,10 @@ export interface operations {
   updateReservation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path: {
         /** @description the provider's reservation id (1-128 characters) */
         externalId: string;
@@ -2229,7 +2513,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationWriteResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2247,6 +2531,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2305,7 +2602,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also a body externalId different from the path one) or unknown_table_id */
+      /** @description validation_failed (also a body externalId different from the path one) or unknown_table_id; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2363,7 +2660,10 @@ export interface operations {
   getFloorPlan: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2382,6 +2682,19 @@ export interface operations {
           'application/json': components['schemas']['PublishedFloorPlan'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2393,8 +2706,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description floorplan_not_published: nothing has been published yet */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2452,6 +2791,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -2478,7 +2819,7 @@ export interface operations {
           'application/json': components['schemas']['ImportResult'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2496,6 +2837,19 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2542,7 +2896,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: limits, duplicate externalIds, minCovers above maxCovers, a table centre outside its canvas; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2601,7 +2955,10 @@ export interface operations {
   getWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2620,6 +2977,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2631,8 +3001,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2689,7 +3085,10 @@ export interface operations {
   putWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2712,7 +3111,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2730,6 +3129,32 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the key is a provider key (the location endpoint is managed with a location key) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2762,7 +3187,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address */
+      /** @description validation_failed: not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2820,7 +3245,10 @@ export interface operations {
   deleteWebhookEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -2837,6 +3265,19 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2848,8 +3289,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -2907,6 +3374,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -2929,6 +3398,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpoint'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -2940,7 +3422,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2968,7 +3463,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3028,6 +3523,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -3050,6 +3547,19 @@ export interface operations {
           'application/json': components['schemas']['WebhookTestResult'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3061,7 +3571,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3089,7 +3612,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3152,7 +3675,10 @@ export interface operations {
         limit?: number;
         cursor?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3171,6 +3697,19 @@ export interface operations {
           'application/json': components['schemas']['DeliveryListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3182,7 +3721,33 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an invalid parameter or a malformed cursor */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the key is a provider key (the location endpoint is managed with a location key) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid parameter or a malformed cursor; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3241,6 +3806,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -3266,6 +3833,19 @@ export interface operations {
           'application/json': components['schemas']['RedeliverResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3277,7 +3857,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: the location has no such delivery */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the location has no such delivery, or the key is a provider key (see the endpoint) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3305,7 +3898,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3368,7 +3961,10 @@ export interface operations {
         limit?: number;
         types?: string;
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3387,11 +3983,37 @@ export interface operations {
           'application/json': components['schemas']['EventFeedResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3411,7 +4033,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: after or limit not an integer in range, an unknown event type in types, an unknown parameter */
+      /** @description validation_failed: after or limit not an integer in range, an unknown event type in types, an unknown parameter; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3469,7 +4091,10 @@ export interface operations {
   getTableState: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3488,6 +4113,19 @@ export interface operations {
           'application/json': components['schemas']['TableStateResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3499,8 +4137,34 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description floorplan_not_published: nothing has been published yet */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -3558,6 +4222,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -3584,7 +4250,7 @@ export interface operations {
           'application/json': components['schemas']['RecoverResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3608,7 +4274,20 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description not_found: no endpoint is registered */
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3676,11 +4355,102 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listConnections: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of connections */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConnectionListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
@@ -3777,6 +4547,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -3799,6 +4571,19 @@ export interface operations {
           'application/json': components['schemas']['PublishResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3810,7 +4595,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3837,7 +4622,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: there is no floor plan to publish; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: there is no floor plan to publish; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3898,7 +4683,10 @@ export interface operations {
       query?: {
         status?: 'open' | 'closed' | 'voided';
       };
-      header?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -3917,6 +4705,19 @@ export interface operations {
           'application/json': components['schemas']['OrderListResponse'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -3928,7 +4729,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -3941,7 +4742,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an invalid status */
+      /** @description validation_failed: an invalid status; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4000,6 +4801,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4026,7 +4829,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4050,7 +4853,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4103,7 +4906,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed or unknown_table_id; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4163,6 +4966,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4192,7 +4997,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4216,7 +5021,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4283,7 +5088,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: limits, the subtotal would exceed 2147483647, the check holds 500 items; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4343,6 +5148,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4370,6 +5177,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -4381,7 +5201,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4422,7 +5242,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4482,6 +5302,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4511,7 +5333,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4535,7 +5357,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4602,7 +5424,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: limits, the discounts would exceed 2147483647, the check holds 500 discounts; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4662,6 +5484,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4691,7 +5515,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4715,7 +5539,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4782,7 +5606,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: limits, the payments or the tips would exceed 2147483647, the check holds 500 payments; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4842,6 +5666,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -4871,7 +5697,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4895,7 +5721,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4962,7 +5788,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown status; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: an unknown status; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5022,6 +5848,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -5051,7 +5879,7 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON */
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5075,7 +5903,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5142,7 +5970,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed (also: the order is not open) or unknown_table_id; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed (also: the order is not open) or unknown_table_id; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5202,6 +6030,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -5227,6 +6057,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -5238,7 +6081,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5279,7 +6122,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: the order is not open; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5339,6 +6182,8 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
       };
@@ -5364,6 +6209,19 @@ export interface operations {
           'application/json': components['schemas']['Order'];
         };
       };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
         headers: {
@@ -5375,7 +6233,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations */
+      /** @description sandbox_only: the key is a live key; the simulator takes test keys of sandbox locations; or location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5416,7 +6274,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: the order is not open; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: the order is not open; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5464,6 +6322,71 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
           'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
           'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listLocations: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of locations */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -7346,6 +8269,656 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listLocationConnections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the connections */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationConnectionListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  grantConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description active already, or granted again */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Connection'];
+        };
+      };
+      /** @description the first grant of this provider here */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Connection'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location or provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  revokeConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the location id */
+        locationId: string;
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such location or provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the location's own provider cannot be disconnected (revoke its keys instead) */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  listProviders: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description one page of providers */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderListResponse'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an invalid limit or a malformed cursor */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createProvider: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProviderCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Provider'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the provider */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Provider'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  issueProviderKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description the provider id */
+        providerId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['ProviderKeyRequest'];
+      };
+    };
+    responses: {
+      /** @description issued */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProviderApiKey'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: there is no such provider */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an unknown mode; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  revokeProviderKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the provider id */
+        providerId: string;
+        /** @description the key id returned at issue */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: the provider has no such key */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
           [name: string]: unknown;
         };
         content: {

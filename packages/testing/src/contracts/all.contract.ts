@@ -7,6 +7,7 @@ import { describeOrderRepositoryContract } from './order-repository.contract';
 import { describePipelineBacklogContract } from './pipeline-backlog.contract';
 import { describePlainWritesContract } from './plain-writes.contract';
 import { describeOutboxContract, describeStoredEventsContract } from './outbox.contract';
+import { describeProvidersContract } from './providers.contract';
 import { describeReservationRepositoryContract } from './reservation-repository.contract';
 import { describeUnitOfWorkContract } from './unit-of-work.contract';
 import { describeWebhookDeliveryContract } from './webhook-delivery.contract';
@@ -21,6 +22,7 @@ export function describeAllPortContracts(name: string, make: MakeAdapters): void
   describeOrderRepositoryContract(name, make);
   describeOutboxContract(name, make);
   describeAccessContract(name, make);
+  describeProvidersContract(name, make);
   describeWebhookEndpointContract(name, make);
 }
 

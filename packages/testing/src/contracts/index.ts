@@ -10,6 +10,7 @@ export { describeWebhookDeliveryContract } from './webhook-delivery.contract';
 export { anEndpoint, describeWebhookEndpointContract } from './webhook-endpoint.contract';
 export { describeAllPortContracts, describeInspectionContracts } from './all.contract';
 export { describePlainWritesContract } from './plain-writes.contract';
+export { describeProvidersContract } from './providers.contract';
 export { describeDeliveryPipelineContract } from './delivery-pipeline.contract';
 export { describePipelineBacklogContract } from './pipeline-backlog.contract';
 export { describeIdempotencyStoreContract, type IdempotencyAdapters } from './idempotency-store.contract';

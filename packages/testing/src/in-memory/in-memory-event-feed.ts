@@ -1,18 +1,19 @@
-import type {
-  Clock,
-  EventFeedQueries,
-  EventRecoveryRepository,
-  EventRetention,
-  FeedPage,
-  FeedQuery,
-  IdGenerator,
-  Instant,
-  RecoverFrom,
-  TableStateRead,
-  WebhookEndpoint,
+import {
+  withinSpans,
+  type Clock,
+  type EventFeedQueries,
+  type EventRecoveryRepository,
+  type EventRetention,
+  type FeedPage,
+  type FeedQuery,
+  type IdGenerator,
+  type Instant,
+  type RecoverFrom,
+  type TableStateRead,
+  type WebhookEndpoint,
 } from '@pis/domain';
 import { detach } from './detach';
-import { compareIds, lastSequence, type Draft, type Reader, type State } from './state';
+import { compareIds, lastSequence, scoped, type Draft, type Reader, type State } from './state';
 
 const oldestRetained = (read: Reader, locationId: string): number =>
   (read.map('prunedThrough').get(locationId)?.sequence ?? 0) + 1;
@@ -21,10 +22,15 @@ const oldestRetained = (read: Reader, locationId: string): number =>
 export class InMemoryEventFeedQueries implements EventFeedQueries {
   constructor(private readonly read: () => Reader) {}
 
-  async page({ locationId, after, limit, types }: FeedQuery): Promise<FeedPage> {
+  async page({ locationId, providerId, after, limit, types }: FeedQuery): Promise<FeedPage> {
     const read = this.read();
+    const spans =
+      providerId === undefined
+        ? null
+        : (read.map('connections').get(scoped(locationId, providerId))?.spans ?? []);
     const events = (read.map('events').get(locationId) ?? [])
       .filter((e) => e.sequence > after && (types === null || types.includes(e.type)))
+      .filter((e) => spans === null || withinSpans(spans, e.sequence))
       .slice(0, limit);
     return { events: detach(events), oldestRetainedSequence: oldestRetained(read, locationId) };
   }

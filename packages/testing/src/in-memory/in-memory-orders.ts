@@ -1,5 +1,6 @@
 import {
   lockOrder,
+  ownerOf,
   type Order,
   type OrderQueries,
   type OrderRepository,
@@ -22,7 +23,14 @@ export class InMemoryOrderRepository implements OrderRepository {
       const orderId = this.draft.get('tableHolders', scoped(locationId, tableId));
       const order = orderId === undefined ? undefined : this.draft.get('orders', orderId);
       return order
-        ? [{ tableId, orderId: order.id, reservationExternalId: order.reservationExternalId }]
+        ? [
+            {
+              tableId,
+              orderId: order.id,
+              reservationExternalId: order.reservationExternalId,
+              ...ownerOf(order),
+            },
+          ]
         : [];
     });
   }

@@ -1,21 +1,28 @@
-import type {
-  Reservation,
-  ReservationQueries,
-  ReservationRepository,
-  ReservationWindowQuery,
+import {
+  ownProviderId,
+  type Reservation,
+  type ReservationQueries,
+  type ReservationRepository,
+  type ReservationWindowQuery,
 } from '@pis/domain';
 import { detach } from './detach';
-import { compareIds, scoped, type Draft, type Reader } from './state';
+import { compareIds, reservationKey, reservationsOf, type Draft, type Reader } from './state';
 
+/** Reservations keyed by location, provider and externalId: each provider has its own namespace. */
 export class InMemoryReservationRepository implements ReservationRepository {
   constructor(private readonly draft: Draft) {}
 
-  async lockForWrite(locationId: string, externalId: string): Promise<Reservation | null> {
-    return findReservation(this.draft, locationId, externalId);
+  async lockForWrite(
+    locationId: string,
+    externalId: string,
+    providerId?: string,
+  ): Promise<Reservation | null> {
+    return findReservation(this.draft, locationId, externalId, providerId);
   }
 
-  async insert(reservation: Reservation): Promise<'inserted' | 'duplicate'> {
-    const key = scoped(reservation.locationId, reservation.externalId);
+  async insert(reservation: Reservation, providerId?: string): Promise<'inserted' | 'duplicate'> {
+    const owner = providerId ?? ownProviderId(reservation.locationId);
+    const key = reservationKey(reservation.locationId, owner, reservation.externalId);
     if (this.draft.get('reservations', key)) return 'duplicate';
     if ([...this.draft.map('reservations').values()].some((r) => r.id === reservation.id)) {
       throw new Error(`reservation id ${reservation.id} is already stored`);
@@ -25,36 +32,53 @@ export class InMemoryReservationRepository implements ReservationRepository {
   }
 
   async update(reservation: Reservation): Promise<void> {
-    const key = scoped(reservation.locationId, reservation.externalId);
-    const stored = this.draft.get('reservations', key);
-    if (!stored || stored.id !== reservation.id) {
+    const stored = [...this.draft.map('reservations')].find(([, r]) => r.id === reservation.id);
+    if (
+      !stored ||
+      stored[1].locationId !== reservation.locationId ||
+      stored[1].externalId !== reservation.externalId
+    ) {
       throw new Error(
         `reservation ${reservation.externalId} (${reservation.id}) is not stored; insert it first`,
       );
     }
-    this.draft.put('reservations', key, detach(reservation));
+    this.draft.put('reservations', stored[0], detach(reservation));
   }
 }
 
 export class InMemoryReservationQueries implements ReservationQueries {
   constructor(private readonly read: () => Reader) {}
 
-  async listWindow({ locationId, from, to, after, limit }: ReservationWindowQuery): Promise<Reservation[]> {
-    return [...this.read().map('reservations').values()]
-      .filter((r) => r.locationId === locationId && !from.isAfter(r.startsAt) && to.isAfter(r.startsAt))
+  async listWindow(query: ReservationWindowQuery): Promise<Reservation[]> {
+    const { locationId, from, to, after, limit } = query;
+    const prefix = reservationsOf(locationId, query.providerId ?? ownProviderId(locationId));
+    return [...this.read().map('reservations')]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([, r]) => r)
+      .filter((r) => !from.isAfter(r.startsAt) && to.isAfter(r.startsAt))
       .filter((r) => after === null || byStartThenId(r, after) > 0)
       .sort(byStartThenId)
       .slice(0, limit)
       .map(detach);
   }
 
-  async findByExternalId(locationId: string, externalId: string): Promise<Reservation | null> {
-    return findReservation(this.read(), locationId, externalId);
+  async findByExternalId(
+    locationId: string,
+    externalId: string,
+    providerId?: string,
+  ): Promise<Reservation | null> {
+    return findReservation(this.read(), locationId, externalId, providerId);
   }
 }
 
-function findReservation(reader: Reader, locationId: string, externalId: string): Reservation | null {
-  const found = reader.map('reservations').get(scoped(locationId, externalId));
+function findReservation(
+  reader: Reader,
+  locationId: string,
+  externalId: string,
+  providerId: string | undefined,
+): Reservation | null {
+  const key = reservationKey(locationId, providerId ?? ownProviderId(locationId), externalId);
+  const found = reader.map('reservations').get(key);
   return found ? detach(found) : null;
 }
 

@@ -20,7 +20,9 @@ import { detach } from './detach';
 import {
   InMemoryAccessQueries,
   InMemoryApiKeyRepository,
+  InMemoryConnectionRepository,
   InMemoryLocationRepository,
+  InMemoryProviderRepository,
 } from './in-memory-access';
 import { InMemoryFloorPlanQueries, InMemoryFloorPlanRepository } from './in-memory-floor-plans';
 import { InMemoryOrderQueries, InMemoryOrderRepository } from './in-memory-orders';
@@ -181,6 +183,8 @@ export class InMemoryStore {
       outbox: new InMemoryOutbox(draft, this.ids, this.clock),
       locations: new InMemoryLocationRepository(draft),
       apiKeys: new InMemoryApiKeyRepository(draft),
+      providers: new InMemoryProviderRepository(draft),
+      connections: new InMemoryConnectionRepository(draft),
       webhookEndpoints: new InMemoryWebhookEndpointRepository(draft),
       webhookDeliveries: new InMemoryWebhookDeliveryRepository(draft, this.clock),
       eventRecovery: new InMemoryEventRecovery(draft, this.clock, this.ids),

@@ -1,8 +1,12 @@
 import type {
   ApiKeyRecord,
+  ConnectedSpan,
+  Connection,
   Instant,
   Location,
   Order,
+  Provider,
+  ProviderKeyRecord,
   PublishedFloorPlan,
   Reservation,
   Room,
@@ -21,7 +25,12 @@ export interface PlanState {
 export interface Rows {
   locations: Location;
   apiKeys: ApiKeyRecord;
-  /** By `scoped(locationId, externalId)`. */
+  /** By id; `ownLocationId` is set on a location's own provider (whose id is the location's). */
+  providers: { provider: Provider; ownLocationId: string | null };
+  providerKeys: ProviderKeyRecord;
+  /** By `scoped(locationId, providerId)`: the connection and the spans of events it covered. */
+  connections: { connection: Connection; spans: ConnectedSpan[] };
+  /** By `reservationKey(locationId, providerId, externalId)`. */
   reservations: Reservation;
   orders: Order;
   /** The open order standing on a table, by `scoped(locationId, tableId)`: one holder per table. */
@@ -58,6 +67,9 @@ export type State = { readonly [K in keyof Rows]: ReadonlyMap<string, Rows[K]> }
 export const emptyState = (): State => ({
   locations: new Map(),
   apiKeys: new Map(),
+  providers: new Map(),
+  providerKeys: new Map(),
+  connections: new Map(),
   reservations: new Map(),
   orders: new Map(),
   tableHolders: new Map(),
@@ -73,6 +85,14 @@ export const emptyState = (): State => ({
 
 /** A key scoped to a location: two locations never share a row. */
 export const scoped = (locationId: string, key: string): string => `${locationId}\u0000${key}`;
+
+/** The key of a provider's reservation: a location's providers never share one. */
+export const reservationKey = (locationId: string, providerId: string, externalId: string): string =>
+  scoped(locationId, scoped(providerId, externalId));
+
+/** The start of every key of the provider's reservations at the location. */
+export const reservationsOf = (locationId: string, providerId: string): string =>
+  scoped(locationId, scoped(providerId, ''));
 
 /**
  * The working copy of one unit of work. Writes copy a map the first time it changes

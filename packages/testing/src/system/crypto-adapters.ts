@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newApiKey, type KeyHasher, type KeyMode, type SecretFactory } from '@pis/domain';
+import { newApiKey, type KeyHasher, type KeyKind, type KeyMode, type SecretFactory } from '@pis/domain';
 
 export class Sha256KeyHasher implements KeyHasher {
   hash(key: string): string {
@@ -9,8 +9,8 @@ export class Sha256KeyHasher implements KeyHasher {
 
 /** Keys and secrets of the production shapes, from a CSPRNG. */
 export class RandomSecrets implements SecretFactory {
-  apiKey(brand: string, mode: KeyMode): string {
-    return newApiKey(brand, mode, randomBytes);
+  apiKey(brand: string, mode: KeyMode, kind: KeyKind = 'location'): string {
+    return newApiKey(brand, mode, randomBytes, kind);
   }
 
   webhookSecret(): string {

@@ -1,8 +1,9 @@
-import { displayPrefix, keyModeOfKey } from '../../access/api-key';
+import { displayPrefix } from '../../access/api-key';
 import { keyModeOf, type ApiKeyRecord, type Location } from '../../access/location';
 import { fail, ok } from '../../kernel/outcome';
 import type { Instant } from '../../kernel/instant';
 import type { UseCase } from '../use-case.types';
+import { authenticateKey } from './credentials';
 import { requireLocation } from './require-location';
 
 /** Any failure is `unauthorized`; `sandbox` says the key is a test key of a sandbox location. */
@@ -60,18 +61,16 @@ export const revokeApiKey: RevokeApiKey = async (deps, { locationId, keyId }) =>
   );
 
 /**
- * Resolves a bearer key to its location; anything but an unrevoked key is `unauthorized`.
- * Sandbox and live never mix: a test key authenticates only a sandbox location and a live
- * key only a live one, whatever the stored hash says.
+ * Resolves a location key to its location; anything else (a provider key included) is
+ * `unauthorized`. Sandbox and live never mix: a test key authenticates only a sandbox
+ * location and a live key only a live one (see `authenticateKey`).
  */
 export const authenticate: Authenticate = async (deps, { key }) => {
-  const mode = keyModeOfKey(key);
-  if (mode === null) return unauthorized();
-  const found = await deps.queries.access.findActiveKeyByHash(deps.hasher.hash(key));
-  if (!found) return unauthorized();
-  const location = await deps.queries.access.findLocation(found.locationId);
-  if (!location || keyModeOf(location) !== mode) return unauthorized();
-  return ok({ locationId: found.locationId, keyId: found.id, sandbox: location.sandbox });
+  const credential = await authenticateKey(deps, { key });
+  if (!credential.ok) return credential;
+  const { pinnedLocationId, keyId, mode } = credential.value;
+  if (pinnedLocationId === null) {
+    return fail('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
+  }
+  return ok({ locationId: pinnedLocationId, keyId, sandbox: mode === 'test' });
 };
-
-const unauthorized = () => fail('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');

@@ -1,3 +1,5 @@
+import { ownProviderId } from '../../access/provider';
+import { eventVisibleTo, providerReader, visibleTo } from '../../access/visibility';
 import type { EventType, StoredEvent } from '../../events/domain-event';
 import type { RecoverFrom } from '../../events/event-feed.port';
 import { tableStateOf, type TableStateSnapshot } from '../../events/table-state';
@@ -12,11 +14,13 @@ export interface EventFeedPage {
   oldestRetainedSequence: number;
 }
 
+/** `providerId`: the reader (left out: the location's own provider). */
 export type ReadEventFeed = UseCase<
-  { locationId: string; after: number; limit: number; types: EventType[] | null },
+  { locationId: string; providerId?: string; after: number; limit: number; types: EventType[] | null },
   EventFeedPage
 >;
-export type ReadTableState = UseCase<{ locationId: string }, TableStateSnapshot>;
+/** `providerId`: the reader (left out: the location's own provider). */
+export type ReadTableState = UseCase<{ locationId: string; providerId?: string }, TableStateSnapshot>;
 export type RecoverWebhooks = UseCase<{ locationId: string; from: RecoverFrom }, { queued: number }>;
 
 const expired = (what: string): Failure =>
@@ -26,17 +30,24 @@ const expired = (what: string): Failure =>
   );
 
 /**
- * The location's events strictly after `after`, ascending. A position whose next event has
- * been pruned is `events_expired`: reading on would skip events.
+ * The location's events strictly after `after`, ascending, as the provider may see them: only
+ * those committed while it was connected (the others are left out as if filtered by type),
+ * each with another provider's reservation id hidden (`eventVisibleTo`). A position whose next
+ * event has been pruned is `events_expired`: reading on would skip events.
  */
-export const readEventFeed: ReadEventFeed = async (deps, { locationId, after, limit, types }) => {
-  const page = await deps.queries.events.page({ locationId, after, limit: limit + 1, types });
+export const readEventFeed: ReadEventFeed = async (deps, command) => {
+  const { locationId, after, limit, types } = command;
+  const providerId = command.providerId ?? ownProviderId(locationId);
+  // The location's own provider is connected from its first event and never revoked.
+  const connected = providerId === ownProviderId(locationId) ? {} : { providerId };
+  const page = await deps.queries.events.page({ locationId, ...connected, after, limit: limit + 1, types });
   if (after < page.oldestRetainedSequence - 1) {
     return expired(
       `the event after sequence ${after} (the oldest retained is ${page.oldestRetainedSequence})`,
     );
   }
-  const events = page.events.slice(0, limit);
+  const reader = providerReader(providerId);
+  const events = page.events.slice(0, limit).map((event) => eventVisibleTo(reader, event));
   return ok({
     events,
     nextAfter: events.length === 0 ? after : events[events.length - 1]!.sequence,
@@ -45,12 +56,18 @@ export const readEventFeed: ReadEventFeed = async (deps, { locationId, after, li
   });
 };
 
-/** Every published table with its open order, read in one snapshot with the sequence it reflects. */
-export const readTableState: ReadTableState = async (deps, { locationId }) => {
+/**
+ * Every published table with its open order, read in one snapshot with the sequence it
+ * reflects; an order seated by another provider's reservation shows `reservationExternalId`
+ * null to the reader, as a walk-in does.
+ */
+export const readTableState: ReadTableState = async (deps, { locationId, providerId }) => {
   const read = await deps.queries.events.tableState(locationId);
   const plan = read.plan;
   if (plan === null) return fail('floorplan_not_published', 'the floor plan has not been published yet');
-  return ok(tableStateOf({ ...read, plan }));
+  const who = providerReader(providerId ?? ownProviderId(locationId));
+  const openOrders = read.openOrders.map((order) => visibleTo(who, order.reservationProviderId, order));
+  return ok(tableStateOf({ ...read, openOrders, plan }));
 };
 
 /**

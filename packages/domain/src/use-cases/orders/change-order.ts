@@ -1,3 +1,4 @@
+import type { Reader } from '../../access/visibility';
 import type { DomainEvent } from '../../events/domain-event';
 import { checkTableIds } from '../../floorplan/table-check';
 import { changeCovers, finishOrder, moveOrder, type Order, type OrderChange } from '../../orders/order';
@@ -27,7 +28,11 @@ export type AddOrderItem = UseCase<
 export type ChangeOrderCovers = UseCase<{ locationId: string; orderId: string; covers: number }, Order>;
 /** `closed`: paid and done; `voided`: cancelled on the till. Both free the tables. */
 export type FinishOrder = UseCase<{ locationId: string; orderId: string; how: 'closed' | 'voided' }, Order>;
-export type MoveOrder = UseCase<{ locationId: string; orderId: string; tableIds: string[] }, Order>;
+/** `reader`: who asks (default the venue); a 409 names only what it may see of the holder. */
+export type MoveOrder = UseCase<
+  { locationId: string; orderId: string; tableIds: string[]; reader?: Reader },
+  Order
+>;
 
 /**
  * The skeleton of every till command on an existing order: lock it, decide, store it,
@@ -80,14 +85,14 @@ export const finishOrderCommand: FinishOrder = async (deps, { locationId, orderI
   });
 
 /** The till moves an order onto free tables of the published plan (its own count as free). */
-export const moveOrderCommand: MoveOrder = async (deps, { locationId, orderId, tableIds }) => {
+export const moveOrderCommand: MoveOrder = async (deps, { locationId, orderId, tableIds, reader }) => {
   const body = checkOrderTables(tableIds);
   if (!body.ok) return body;
   return changeOrder(deps, locationId, orderId, async (tx, order) => {
     if (order.status !== 'open') return moveOrder(order, tableIds, deps.clock.now());
     const tables = checkTableIds(await tx.floorPlans.publishedTables(locationId, tableIds), tableIds);
     if (!tables.ok) return tables;
-    const free = await claimTables(tx, locationId, tableIds, order);
+    const free = await claimTables(tx, locationId, tableIds, order, reader);
     if (!free.ok) return free;
     return moveOrder(order, tableIds, deps.clock.now());
   });

@@ -1,3 +1,4 @@
+import { providerReader } from '../../access/visibility';
 import type { DomainEvent } from '../../events/domain-event';
 import { checkTableIds } from '../../floorplan/table-check';
 import { depositOf, openOrder, reseatOrder, type Order } from '../../orders/order';
@@ -13,7 +14,8 @@ import { claimTables } from '../orders/claim-tables';
 /**
  * What an applied reservation write does beyond the reservation row: its table ids against
  * the published plan, then seating or moving the till order (with its occupancy check),
- * then the events. Returns the reservation as it is to be stored.
+ * then the events. Returns the reservation as it is to be stored. `providerId` owns the
+ * reservation: the order it opens carries it, and a 409 names only what it may see.
  */
 export async function checkTablesAndSeat(
   deps: Deps,
@@ -21,6 +23,7 @@ export async function checkTablesAndSeat(
   next: Reservation,
   intent: OrderIntent,
   now: Instant,
+  providerId: string,
 ): Promise<Outcome<{ reservation: Reservation; events: DomainEvent[] }>> {
   if (next.tableIds.length > 0) {
     const tables = checkTableIds(
@@ -30,7 +33,7 @@ export async function checkTablesAndSeat(
     if (!tables.ok) return tables;
   }
   if (intent.kind === 'open') {
-    const seated = await openSeatedOrder(deps, tx, next, now);
+    const seated = await openSeatedOrder(deps, tx, next, now, providerId);
     if (!seated.ok) return seated;
     return ok({
       reservation: { ...next, linkedOrderId: seated.value.order.id },
@@ -38,17 +41,23 @@ export async function checkTablesAndSeat(
     });
   }
   if (intent.kind === 'follow') {
-    const followed = await followSeating(tx, next.locationId, intent, now);
+    const followed = await followSeating(tx, next.locationId, intent, now, providerId);
     if (!followed.ok) return followed;
     return ok({ reservation: next, events: followed.value });
   }
   return ok({ reservation: next, events: [] });
 }
 
-async function openSeatedOrder(deps: Deps, tx: Transaction, next: Reservation, now: Instant) {
+async function openSeatedOrder(
+  deps: Deps,
+  tx: Transaction,
+  next: Reservation,
+  now: Instant,
+  providerId: string,
+) {
   const location = await deps.queries.access.findLocation(next.locationId);
   if (!location) throw new Error(`location ${next.locationId} vanished during a reservation write`);
-  const free = await claimTables(tx, next.locationId, next.tableIds, null);
+  const free = await claimTables(tx, next.locationId, next.tableIds, null, providerReader(providerId));
   if (!free.ok) return free;
   // Only here, where the reservation's one order opens: moves, reseats and retries never reach it.
   const deposit = depositOf(next.prepayment, location.currency);
@@ -59,6 +68,7 @@ async function openSeatedOrder(deps: Deps, tx: Transaction, next: Reservation, n
     covers: next.covers,
     currency: location.currency,
     reservationExternalId: next.externalId,
+    reservationProviderId: providerId,
     now,
     deposit: deposit === null ? null : { id: deps.ids.uuid(), amountMinor: deposit },
   });
@@ -72,11 +82,12 @@ async function followSeating(
   locationId: string,
   intent: Extract<OrderIntent, { kind: 'follow' }>,
   now: Instant,
+  providerId: string,
 ): Promise<Outcome<DomainEvent[]>> {
   const order: Order | null = await tx.orders.lockById(locationId, intent.orderId);
   if (order === null || order.status !== 'open') return ok([]);
   if (!sameIdSet(order.tableIds, intent.tableIds)) {
-    const free = await claimTables(tx, locationId, intent.tableIds, order);
+    const free = await claimTables(tx, locationId, intent.tableIds, order, providerReader(providerId));
     if (!free.ok) return free;
   }
   const reseated = reseatOrder(order, intent.tableIds, intent.covers, now);
