@@ -1,7 +1,6 @@
 import type {
   DeliveryPipelineStore,
   EventRetention,
-  IdGenerator,
   PipelineBacklog,
   PlainReservationWrites,
   Queries,
@@ -28,8 +27,6 @@ import { PgWebhookQueries } from './queries/pg-webhook-queries';
 export interface PersistenceSettings extends UnitOfWorkSettings {
   /** Protects webhook secrets at rest. */
   cipher: SecretCipher;
-  /** Ids of the deliveries the relay creates (default: random UUIDs). */
-  ids?: IdGenerator;
 }
 
 export interface Persistence {
@@ -44,8 +41,6 @@ export interface Persistence {
   /** Prunes events past retention with their deliveries and attempts. */
   retention: EventRetention;
 }
-
-const randomIds: IdGenerator = { uuid: () => crypto.randomUUID() };
 
 /** Every storage port of the domain over one database. */
 export function createPersistence(db: Database, settings: PersistenceSettings): Persistence {
@@ -64,7 +59,7 @@ export function createPersistence(db: Database, settings: PersistenceSettings): 
     },
     retention: new PgEventRetention(db),
     pipeline: {
-      relay: new PgOutboxRelayStore(db, settings.ids ?? randomIds),
+      relay: new PgOutboxRelayStore(db),
       leases: new PgDeliveryLeases(db),
       attempts: new PgAttemptLog(db),
       candidates: new PgEnqueueCandidates(db),

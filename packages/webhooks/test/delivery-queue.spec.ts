@@ -156,6 +156,80 @@ describe('DeliveryQueue (the enqueuer)', () => {
   });
 });
 
+describe("DeliveryQueue: the relay's hand-off", () => {
+  const prefix = testPrefix('handoff');
+  let h: Harness;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    h = await openHarness();
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await dropPrefix(prefix);
+    await h?.close();
+  });
+
+  async function relayedMarked(locationId: string) {
+    await givenEndpoint(h, locationId, 'https://hooks.provider.example/hooks');
+    await appendEvents(h, locationId, occupiedEvents(2));
+    const created = [];
+    for (;;) {
+      const batch = await h.persistence.pipeline.relay.relayBatch(500, { markQueued: true });
+      created.push(...batch.created.filter((d) => d.locationId === locationId));
+      if (batch.events === 0) return created;
+    }
+  }
+
+  it('When the relay hands its deliveries over, then each job carries its event, and the enqueuer has nothing left to add', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId);
+
+      await queue.handOff(created);
+      const enqueued = await queue.enqueueNew();
+
+      const jobs = await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))));
+      expect(jobs.map((j) => deliveryOfJob(j!.id, j!.data)?.event)).toStrictEqual(
+        created.map((d) => d.event),
+      );
+      expect(enqueued).toBe(0);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('When Redis refuses the hand-off, then the deliveries are marked unqueued again and the next enqueuer round adds them', async () => {
+    const deadRedis = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    deadRedis.on('error', () => undefined);
+    const unreachable = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: deadRedis,
+      prefix,
+    });
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId);
+
+      await expect(unreachable.handOff(created)).rejects.toThrow();
+      await queue.enqueueNew();
+
+      for (const d of created) expect(await queue.queue.getJob(deliveryJobId(d.deliveryId, 0))).toBeDefined();
+    } finally {
+      await unreachable.close().catch(() => undefined);
+      deadRedis.disconnect();
+      await queue.close();
+    }
+  });
+});
+
 describe('DeliveryQueue: the safety net after Redis lost its data', () => {
   const prefix = testPrefix('resync');
   let h: Harness;

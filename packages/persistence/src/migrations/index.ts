@@ -5,6 +5,7 @@ import { EndpointHealth1764500000000 } from './1764500000000-endpoint-health';
 import { EventFeed1764510000000 } from './1764510000000-event-feed';
 import { FloorplanPublishedChanges1764510000001 } from './1764510000001-floorplan-published-changes';
 import { RoomForHotUpdates1764600000000 } from './1764600000000-room-for-hot-updates';
+import { UnqueuedDeliveries1764700000000 } from './1764700000000-unqueued-deliveries';
 
 /** Every migration, oldest first. Add new ones here and as files beside this one. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   EventFeed1764510000000,
   FloorplanPublishedChanges1764510000001,
   RoomForHotUpdates1764600000000,
+  UnqueuedDeliveries1764700000000,
 ];
