@@ -176,7 +176,7 @@ describe("DeliveryQueue: the relay's hand-off", () => {
     await appendEvents(h, locationId, occupiedEvents(2));
     const created = [];
     for (;;) {
-      const batch = await h.persistence.pipeline.relay.relayBatch(500, { markQueued: true });
+      const batch = await h.persistence.pipeline.relay.relayBatch(500, { leaseMs: 60_000 });
       created.push(...batch.created.filter((d) => d.locationId === locationId));
       if (batch.events === 0) return created;
     }

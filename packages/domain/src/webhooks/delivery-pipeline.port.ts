@@ -15,6 +15,11 @@ export interface RelayBatch {
   created: RelayedDelivery[];
 }
 
+/** A relay's deliveries go to a queue: marked queued and leased for their first attempt as they are inserted. */
+export interface RelayHandOff {
+  leaseMs: number;
+}
+
 /** Turns committed outbox events into deliveries, at least once. */
 export interface OutboxRelayStore {
   /**
@@ -22,10 +27,12 @@ export interface OutboxRelayStore {
    * delivery per event for its location's endpoint when that exists, is enabled and
    * subscribes to the type, and marks the events relayed, all or nothing. A repeated
    * fan-out of an event never creates a second delivery for the same endpoint.
-   * `markQueued`: the new deliveries are marked queued as they are created, because the
-   * caller hands them to its queue itself right after (see `EnqueueCandidates`).
+   * `handOff`: the caller hands the new deliveries to its queue itself right after, and
+   * the queue's first run of each one's job attempts it: they are marked queued (see
+   * `EnqueueCandidates`) and leased for that first attempt (`leaseMs`) as they are created,
+   * so that attempt needs no claim of its own.
    */
-  relayBatch(limit: number, options?: { markQueued?: boolean }): Promise<RelayBatch>;
+  relayBatch(limit: number, handOff?: RelayHandOff): Promise<RelayBatch>;
 }
 
 /** What a delivery is about, as a queue job may carry it: leasing it then needs no read of its event. */
@@ -78,13 +85,17 @@ export interface DeliveryLeases {
   /**
    * Claims the delivery for the attempt a queue job of `generation` stands for. With
    * `carried` (what the job carries of it), the delivery is taken from there and only
-   * its row is read and leased.
+   * its row is read and leased. `ownsRelayLease`: the job is the one a relay handed the
+   * delivery to (`RelayHandOff`) and no run of it may be attempting elsewhere, so a lease
+   * still running on a delivery never attempted is the one the relay took for this job, and
+   * is renewed rather than waited for.
    */
   claimById(
     deliveryId: string,
     generation: number,
     leaseMs: number,
     carried?: CarriedDelivery,
+    ownsRelayLease?: boolean,
   ): Promise<ClaimById>;
   /**
    * Gives back the lease of a claimed delivery without an attempt: due again `dueInMs` from

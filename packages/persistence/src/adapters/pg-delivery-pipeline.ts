@@ -18,6 +18,7 @@ import {
   type OverduePosition,
   type QueuedJob,
   type RelayBatch,
+  type RelayHandOff,
   type StoredEvent,
 } from '@pis/domain';
 import type { Database } from '../db/database';
@@ -103,7 +104,7 @@ interface RelayRow {
 export class PgOutboxRelayStore implements OutboxRelayStore {
   constructor(private readonly db: Database) {}
 
-  async relayBatch(limit: number, options: { markQueued?: boolean } = {}): Promise<RelayBatch> {
+  async relayBatch(limit: number, handOff?: RelayHandOff): Promise<RelayBatch> {
     const rows = await this.db.prepared<RelayRow>(
       'pis_outbox_relay',
       `WITH claimed AS (
@@ -117,7 +118,8 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
                                          attempt_count, next_attempt_at, generation, queued_generation,
                                          created_at, updated_at)
          SELECT gen_random_uuid(), r.location_id, ep.id, r.id, r.type, r.sequence, 'pending',
-                0, clock_timestamp(), 0, CASE WHEN $2::boolean THEN 0 END, clock_timestamp(), clock_timestamp()
+                0, CASE WHEN $2::float8 IS NULL THEN clock_timestamp() ELSE ${msFromNow('$2')} END,
+                0, CASE WHEN $2::float8 IS NOT NULL THEN 0 END, clock_timestamp(), clock_timestamp()
            FROM relayed r
            JOIN webhook_endpoints ep ON ep.location_id = r.location_id
                                     AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
@@ -130,7 +132,7 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
               (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
          FROM (SELECT 1) AS one
          LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true`,
-      [limit, options.markQueued === true],
+      [limit, handOff?.leaseMs ?? null],
     );
     return {
       events: Number(rows[0]?.events ?? 0),
@@ -156,6 +158,7 @@ export class PgDeliveryLeases implements DeliveryLeases {
     generation: number,
     leaseMs: number,
     carried?: CarriedDelivery,
+    ownsRelayLease = false,
   ): Promise<ClaimById> {
     if (carried !== undefined) {
       // The job carries the event: the row alone is read and leased.
@@ -163,9 +166,10 @@ export class PgDeliveryLeases implements DeliveryLeases {
         'pis_delivery_lease',
         `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
           WHERE id = $1 AND generation = $2 AND status = 'pending'
-            AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())
+            AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp()
+                 OR ($4::boolean AND attempt_count = 0))
           RETURNING attempt_count`,
-        [id, generation, leaseMs],
+        [id, generation, leaseMs, ownsRelayLease],
       );
       if (leased) {
         const { locationId, endpointId, event } = carried;
@@ -271,6 +275,11 @@ export class PgDeliveryLeases implements DeliveryLeases {
  * on its row (decision 0140).
  */
 export class PgAttemptLog implements AttemptLog {
+  /** Successes waiting for the statement in flight to end; each settles with the statement it goes in. */
+  private waiting: { delivery: ClaimedDelivery; result: AttemptResult; settle: (error?: unknown) => void }[] =
+    [];
+  private recordingSuccesses = false;
+
   constructor(private readonly db: Database) {}
 
   async record(
@@ -279,6 +288,17 @@ export class PgAttemptLog implements AttemptLog {
     followUp: AttemptFollowUp,
     health: EndpointHealthPolicy | null,
   ): Promise<{ endpointDisabled: boolean }> {
+    if (followUp.kind === 'succeeded' && health !== null) {
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push({
+          delivery,
+          result,
+          settle: (error) => (error === undefined ? resolve() : reject(error)),
+        });
+        this.recordSuccesses();
+      });
+      return { endpointDisabled: false };
+    }
     const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
     const reached = health !== null || gone;
     const [row] = await this.db.prepared<{ disabled: boolean }>(
@@ -327,7 +347,70 @@ export class PgAttemptLog implements AttemptLog {
     );
     return { endpointDisabled: row?.disabled === true };
   }
+
+  /**
+   * Successes are recorded together: those that end while a statement records others wait
+   * for it to end and then go in the next, one statement for all of them (a success changes
+   * nothing but its delivery, its attempt row and, when a run of failures ends, its
+   * endpoint). Each kind of row is locked in the order of its id (`ORDER BY id FOR
+   * UPDATE`), and PostgreSQL runs the statement's parts in turn, deliveries before
+   * endpoints: two processes' statements do not wait on each other in a circle. One
+   * statement at a time per process.
+   */
+  private recordSuccesses(): void {
+    if (this.recordingSuccesses || this.waiting.length === 0) return;
+    const batch = this.waiting.splice(0, SUCCESSES_PER_STATEMENT);
+    this.recordingSuccesses = true;
+    this.db
+      .prepared(
+        'pis_delivery_record_successes',
+        `WITH success AS (
+           SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::uuid[])
+                      AS s(delivery_id, generation, attempted_at, response_status, duration_ms, endpoint_id)
+         ), attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+           SELECT delivery_id, attempted_at, response_status, duration_ms, NULL FROM success
+         ), settled AS (
+           SELECT d.id FROM webhook_deliveries d JOIN success s ON s.delivery_id = d.id
+            WHERE d.generation = s.generation AND d.status = 'pending'
+            ORDER BY d.id FOR UPDATE OF d
+         ), delivery AS (
+           UPDATE webhook_deliveries d
+              SET attempt_count = attempt_count + 1, status = 'succeeded', updated_at = clock_timestamp(),
+                  next_attempt_at = NULL
+             FROM settled WHERE d.id = settled.id
+           RETURNING d.id
+         ), recovered AS (
+           SELECT e.id FROM webhook_endpoints e
+            WHERE e.id IN (SELECT endpoint_id FROM success) AND e.failing_since IS NOT NULL
+            ORDER BY e.id FOR UPDATE OF e
+         ), endpoint AS (
+           UPDATE webhook_endpoints e SET failing_since = NULL
+             FROM recovered WHERE e.id = recovered.id
+         )
+         SELECT 1`,
+        [
+          batch.map((s) => s.delivery.id),
+          batch.map((s) => s.delivery.generation),
+          batch.map((s) => s.result.attemptedAt.toIsoMicros()),
+          batch.map((s) => s.result.responseStatus),
+          batch.map((s) => s.result.durationMs),
+          batch.map((s) => s.delivery.endpointId),
+        ],
+      )
+      .then(
+        () => batch.forEach((s) => s.settle()),
+        (error: unknown) => batch.forEach((s) => s.settle(error)),
+      )
+      .finally(() => {
+        this.recordingSuccesses = false;
+        this.recordSuccesses();
+      });
+  }
 }
+
+/** Successes recorded by one statement at most. */
+const SUCCESSES_PER_STATEMENT = 500;
 
 /** `queued_generation` is the generation whose job the queue accepted; null before the first. */
 export class PgEnqueueCandidates implements EnqueueCandidates {

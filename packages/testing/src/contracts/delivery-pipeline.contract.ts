@@ -329,7 +329,7 @@ export function describeDeliveryPipelineContract(
       expect(redelivered.map((c) => [c.deliveryId, c.generation])).toEqual([[ids[0], 1]]);
     });
 
-    it('When a relay that hands its deliveries to a queue relays, then it answers each with its event and they are marked queued; marked unqueued again, they are candidates', async () => {
+    it('When a relay that hands its deliveries to a queue relays, then it answers each with its event, and they are marked queued and leased for their first attempt; marked unqueued again, they are candidates', async () => {
       const location = await givenLocationRow(adapters().uow);
       const endpoint = anEndpoint(location.id, { events: ['table.occupied'] });
       await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
@@ -338,7 +338,7 @@ export function describeDeliveryPipelineContract(
       );
       const created = [];
       for (;;) {
-        const batch = await pipeline().relay.relayBatch(500, { markQueued: true });
+        const batch = await pipeline().relay.relayBatch(500, { leaseMs: LEASE_MS });
         created.push(...batch.created.filter((d) => d.locationId === location.id));
         if (batch.events === 0) break;
       }
@@ -347,6 +347,7 @@ export function describeDeliveryPipelineContract(
         (await pipeline().candidates.unqueued(100_000)).filter((c) => ids.includes(c.deliveryId));
 
       const whileMarked = await candidates();
+      const leased = await claimMine(location.id);
       await pipeline().candidates.markUnqueued([created[0]!]);
       const afterRefusal = await candidates();
 
@@ -357,6 +358,7 @@ export function describeDeliveryPipelineContract(
       ]);
       expect(created.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
       expect(whileMarked).toEqual([]);
+      expect(leased).toEqual([]);
       expect(afterRefusal.map((c) => c.deliveryId)).toEqual([created[0]!.deliveryId]);
     });
 
@@ -380,6 +382,33 @@ export function describeDeliveryPipelineContract(
         },
       });
       expect(again.kind).toBe('not-due');
+    });
+
+    it("When a relay's hand-off is claimed by the job that owns the relay's lease, then it is leased at once; by any other, it waits for that lease; once attempted, the relay's lease is no one's", async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, { events: ['table.occupied'] });
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
+      let relayed;
+      do relayed = (await pipeline().relay.relayBatch(500, { leaseMs: LEASE_MS })).created;
+      while (relayed.length > 0 && relayed[0]!.locationId !== location.id);
+      const [d] = relayed;
+      const carried = { locationId: location.id, endpointId: endpoint.id, event: d!.event };
+
+      const other = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried);
+      const owner = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried, true);
+      if (owner.kind === 'claimed')
+        await pipeline().attempts.record(
+          owner.delivery,
+          result(500),
+          { kind: 'retry', delayMs: 3_600_000 },
+          HEALTH,
+        );
+      const afterAttempt = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried, true);
+
+      expect(other.kind).toBe('not-due');
+      expect(owner).toMatchObject({ kind: 'claimed', delivery: { id: d!.deliveryId, attemptCount: 0 } });
+      expect(afterAttempt.kind).toBe('not-due');
     });
 
     it('When a claimed delivery is handed back, then it is due at the time given, and only a call for that time makes it due at once', async () => {

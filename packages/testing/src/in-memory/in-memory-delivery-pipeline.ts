@@ -64,7 +64,7 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
     d.status === 'pending' && (d.nextAttemptAt === null || d.nextAttemptAt.compare(at) <= 0);
 
   const relay: OutboxRelayStore = {
-    relayBatch: (limit, options = {}) =>
+    relayBatch: (limit, handOff) =>
       host.atomically((state): { state: State; value: RelayBatch } => {
         const unrelayed = [...state.events.values()]
           .flat()
@@ -100,7 +100,12 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
             createdAt: at,
             updatedAt: at,
           });
-          runs.set(id, { generation: 0, queuedGeneration: options.markQueued ? 0 : null, attemptCount: 0 });
+          if (handOff)
+            deliveries.set(id, {
+              ...deliveries.get(id)!,
+              nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+            });
+          runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
           created.push({
             deliveryId: id,
             generation: 0,
@@ -115,7 +120,7 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
   };
 
   const leases: DeliveryLeases = {
-    claimById: (id, generation, leaseMs, carried) =>
+    claimById: (id, generation, leaseMs, carried, ownsRelayLease = false) =>
       host.atomically((state): { state: State; value: ClaimById } => {
         const d = state.deliveries.get(id);
         const run = state.deliveryRuns.get(id);
@@ -123,7 +128,9 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
         if (run.generation !== generation)
           return { state, value: { kind: 'nothing-to-do', why: 'superseded' } };
         if (d.status !== 'pending') return { state, value: { kind: 'nothing-to-do', why: 'settled' } };
-        if (!isDue(d, now())) return { state, value: { kind: 'not-due', dueAt: d.nextAttemptAt! } };
+        const relayLease = carried !== undefined && ownsRelayLease && run.attemptCount === 0;
+        if (!isDue(d, now()) && !relayLease)
+          return { state, value: { kind: 'not-due', dueAt: d.nextAttemptAt! } };
         const delivery = carried
           ? { id, ...carried, event: detach(carried.event), generation, attemptCount: run.attemptCount }
           : claimed(state, d, run);

@@ -130,6 +130,7 @@ export class DeliveryEngine<J extends ScheduledJob> {
             job.generation,
             this.stack.leaseMs,
             job.carried ?? undefined,
+            job.ownsRelayLease,
           );
       if (claim.kind === 'nothing-to-do') return await this.scheduler.complete(job);
       if (claim.kind === 'not-due') return await this.later(job, claim.dueAt.epochMillis(), 'not-due');

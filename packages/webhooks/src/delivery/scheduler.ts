@@ -1,4 +1,4 @@
-import type { CarriedDelivery, ClaimedDelivery, ClaimRoom, RelayedDelivery } from '@pis/domain';
+import type { CarriedDelivery, ClaimedDelivery, ClaimRoom, RelayedDelivery, RelayHandOff } from '@pis/domain';
 
 /** One job per delivery generation: handing it over twice (two relays, a retry) schedules it once. */
 export const deliveryJobId = (deliveryId: string, generation: number) => `${deliveryId}-${generation}`;
@@ -18,6 +18,8 @@ export interface ScheduledJob {
   readonly claimed: ClaimedDelivery | null;
   /** What the job carries of its delivery (its location and event), so that leasing it reads nothing more; null: read it. */
   readonly carried: CarriedDelivery | null;
+  /** The job a relay handed its delivery to, no run of it attempting elsewhere: the relay's lease is its own (`DeliveryLeases.claimById`). */
+  readonly ownsRelayLease: boolean;
 }
 
 /** Why a job is delayed: the delivery is not due yet, a retry follows its attempt, or its endpoint has no free slot here. */
@@ -32,10 +34,11 @@ export type DelayReason = 'not-due' | 'retry' | 'parked';
  */
 export interface DeliveryScheduler<J extends ScheduledJob = ScheduledJob> {
   /**
-   * Whether new deliveries must be marked queued as the relay inserts them, because
-   * `enqueue` hands them to a queue that the store does not see (BullMQ).
+   * Set when `enqueue` hands new deliveries to a queue the store does not see (BullMQ): the
+   * relay marks them queued as it inserts them, and leases them for the first attempt, which
+   * the scheduler hands out already leased (`claimed`).
    */
-  readonly marksQueued: boolean;
+  readonly handOff: RelayHandOff | null;
   /** New delivery generations, due now (the relay's). A hand-off that fails leaves them to the scheduler's own recovery. */
   enqueue(deliveries: readonly RelayedDelivery[]): Promise<void>;
   /**

@@ -25,7 +25,7 @@ export interface PolledJob extends ScheduledJob {
  * when its turn comes, and calling it back makes it due at once.
  */
 export class LeasePoller implements DeliveryScheduler<PolledJob> {
-  readonly marksQueued = false;
+  readonly handOff = null;
   private receiving = false;
   /** Whether the last claim found everything due: then wait for a wake or the poll before the next. */
   private exhausted = false;
@@ -131,6 +131,7 @@ function toJob(delivery: ClaimedDelivery): PolledJob {
     endpointId: delivery.endpointId,
     claimed: delivery,
     carried: null,
+    ownsRelayLease: false,
     handedBackUntil: null,
   };
 }

@@ -1,4 +1,4 @@
-import type { RelayedDelivery } from '@pis/domain';
+import type { RelayedDelivery, RelayHandOff } from '@pis/domain';
 import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -14,6 +14,8 @@ export interface BullMqSchedulerOptions {
   concurrency: number;
   /** A claimed delivery's lease; a job's lock lasts half of it without renewal, so a dead worker's jobs come back after it. */
   leaseMs: number;
+  /** The attempt timeout: a job younger than this on its first run attempts under the lease the relay took. */
+  timeoutMs: number;
   logger: Logger;
 }
 
@@ -33,7 +35,7 @@ export interface BullMqJob extends ScheduledJob {
  * settles the job, so BullMQ keeps its lock and counts it against its concurrency meanwhile.
  */
 export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
-  readonly marksQueued = true;
+  readonly handOff: RelayHandOff;
   readonly worker: Worker<DeliveryJobData>;
   private readonly connection: Redis;
   private readonly logger: Logger;
@@ -43,6 +45,7 @@ export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
   private closing: Promise<void> | null = null;
   private lastErrorLoggedAt = 0;
   private errorsNotLogged = 0;
+  private readonly timeoutMs: number;
 
   constructor(
     readonly queue: DeliveryQueue,
@@ -50,6 +53,8 @@ export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
   ) {
     this.connection = options.connection;
     this.logger = options.logger;
+    this.handOff = { leaseMs: options.leaseMs };
+    this.timeoutMs = options.timeoutMs;
     // A dead worker's job is handed out again after its lock expired and two stalled checks
     // saw it (BullMQ): lock + 2 checks = one lease, when the delivery's own lease ends too.
     const lockDuration = Math.max(2_000, Math.round(options.leaseMs / 2));
@@ -141,17 +146,25 @@ export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
   private arrive(job: Job<DeliveryJobData>, token: string | undefined): Promise<string> {
     const delivery = deliveryOfJob(job.id, job.data);
     if (delivery === null) return Promise.resolve('not a delivery job');
+    const { deliveryId, generation, endpointId, locationId, event } = delivery;
+    const carried = event && endpointId && locationId ? { locationId, endpointId, event } : null;
+    // The relay's job, none of whose runs stalled or failed: each ended as this process
+    // settled it, so no attempt of it is under way elsewhere, and a relay's lease on a
+    // delivery never attempted is its own.
+    const ownsRelayLease = carried !== null && job.stalledCounter === 0 && job.attemptsMade === 0;
+    // Its first run, within one timeout of the hand-off: the relay's lease (twice the timeout
+    // and 5 s from the insert) outlasts an attempt begun now, so it needs no claim at all.
+    const underRelayLease =
+      ownsRelayLease && job.attemptsStarted === 1 && Date.now() - job.timestamp < this.timeoutMs;
     return new Promise<string>((resolve, reject) => {
       this.arrived.push({
         id: job.id!,
-        deliveryId: delivery.deliveryId,
-        generation: delivery.generation,
-        endpointId: delivery.endpointId,
-        claimed: null,
-        carried:
-          delivery.event && delivery.endpointId && delivery.locationId
-            ? { locationId: delivery.locationId, endpointId: delivery.endpointId, event: delivery.event }
-            : null,
+        deliveryId,
+        generation,
+        endpointId,
+        claimed: underRelayLease ? { id: deliveryId, ...carried!, generation, attemptCount: 0 } : null,
+        carried,
+        ownsRelayLease,
         job,
         token,
         settle: (outcome) => (outcome.ok ? resolve('done') : reject(outcome.error)),

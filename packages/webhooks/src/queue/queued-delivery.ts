@@ -43,8 +43,15 @@ export class QueuedDelivery {
     this.stack = deliveryStack(options);
     const pollMs = options.pollMs ?? 500;
     // The producer fails fast while Redis is down (the enqueuer retries); the worker waits.
-    this.producerRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.workerRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.producerRedis = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+    });
+    this.workerRedis = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: null,
+      enableAutoPipelining: true,
+    });
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
     const overdueAfterMs = 2 * this.stack.leaseMs;
     this.lostCheckEveryMs = overdueAfterMs / 2;
@@ -58,6 +65,7 @@ export class QueuedDelivery {
       prefix: options.prefix,
       concurrency: options.concurrency,
       leaseMs: this.stack.leaseMs,
+      timeoutMs: this.stack.timeoutMs,
       logger,
     });
     this.enqueuer = new WakeableLoop(() => this.enqueue(), {

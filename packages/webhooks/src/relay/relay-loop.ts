@@ -1,4 +1,4 @@
-import type { OutboxRelayStore, RelayedDelivery } from '@pis/domain';
+import type { OutboxRelayStore, RelayedDelivery, RelayHandOff } from '@pis/domain';
 import type { Logger } from 'pino';
 import { WakeableLoop } from '../support/wakeable-loop';
 
@@ -12,8 +12,8 @@ export interface RelayLoopOptions {
 
 /** Where the relay's new deliveries go: the delivery scheduler. */
 export interface RelayTarget {
-  /** Whether the deliveries are marked queued as they are inserted (their hand-off follows at once). */
-  readonly marksQueued: boolean;
+  /** Set when `enqueue` hands the deliveries to a queue: they are marked queued and leased for their first attempt as they are inserted. */
+  readonly handOff: RelayHandOff | null;
   enqueue(deliveries: readonly RelayedDelivery[]): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export function relayLoop(
   let handOffFailing = false;
   return new WakeableLoop(
     async () => {
-      const batch = await relay.relayBatch(batchSize, { markQueued: target.marksQueued });
+      const batch = await relay.relayBatch(batchSize, target.handOff ?? undefined);
       if (batch.created.length > 0) {
         try {
           await target.enqueue(batch.created);
