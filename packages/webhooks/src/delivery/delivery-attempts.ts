@@ -1,8 +1,11 @@
 import { toWebhookEventBody } from '@pis/contract';
 import {
+  eventVisibleTo,
   failingReason,
   Instant,
   liveSecrets,
+  ownProviderId,
+  providerReader,
   type AttemptLog,
   type EndpointHealthPolicy,
   type ClaimedDelivery,
@@ -14,6 +17,14 @@ import { signWebhook } from '../signing/webhook-signer';
 import type { AttemptPace } from './endpoint-slots';
 import type { SendResult, WebhookSender } from './http-sender';
 import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './retry-policy';
+
+/**
+ * The event as the endpoint's reader may see it. A location's endpoint belongs to the
+ * location's own provider: another provider's reservation id reads null in its body, as in
+ * the feed and the snapshot (docs/decisions/0212-isolation-between-providers.md).
+ */
+const bodyFor = (locationId: string, event: ClaimedDelivery['event']) =>
+  eventVisibleTo(providerReader(ownProviderId(locationId)), event);
 
 /** One attempt as it was made and recorded, for whoever watches (metrics). */
 export interface AttemptObservation {
@@ -92,7 +103,8 @@ export class DeliveryAttempts {
       result = { status: null, durationMs: 0, error: refused, retryAfterMs: null };
       decision = { kind: 'failed', disableEndpoint: false };
     } else {
-      const body = JSON.stringify(toWebhookEventBody(delivery.event));
+      // Signed over the body this endpoint's provider may see (another's reservation id reads null).
+      const body = JSON.stringify(toWebhookEventBody(bodyFor(delivery.locationId, delivery.event)));
       const secrets = liveSecrets(endpoint, Instant.fromDate(attemptedAt)).map((s) => s.secret);
       const headers = signWebhook(delivery.event.id, body, secrets, attemptedAt);
       result = await sender.send({ url: endpoint.url, body, headers: { ...headers } });
