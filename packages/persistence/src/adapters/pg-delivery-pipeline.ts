@@ -138,7 +138,8 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
               r.reservation_provider_id,
               (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
          FROM (SELECT 1) AS one
-         LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true`,
+         LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true
+        ORDER BY r.created_at, r.id`,
       [limit, handOff?.leaseMs ?? null],
     );
     return {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   Instant,
+  ownProviderId,
   registerEndpoint,
   rotateSecret,
   type DomainEvent,
@@ -106,7 +107,15 @@ export async function appendEvents(
   locationId: string,
   events: DomainEvent[],
 ): Promise<StoredEvent[]> {
-  return commit(h.persistence.uow, (tx) => tx.outbox.append(locationId, events));
+  // As the domain raises them: an event naming a reservation carries the provider that owns
+  // it, here the location's own (the fixtures name no other provider's reservations).
+  const owned = events.map((event) =>
+    (event.data as { reservationExternalId?: unknown }).reservationExternalId == null ||
+    event.reservationProviderId !== undefined
+      ? event
+      : { ...event, reservationProviderId: ownProviderId(locationId) },
+  );
+  return commit(h.persistence.uow, (tx) => tx.outbox.append(locationId, owned));
 }
 
 export async function requestRedelivery(
