@@ -7,6 +7,8 @@ import type {
   OrderMoveRequest,
   OrderPaymentRequest,
   OrderServiceStatusRequest,
+  ProviderCreateRequest,
+  ProviderKeyRequest,
   RecoverRequest,
   ReservationRequest,
   TablePatchRequest,
@@ -119,6 +121,11 @@ export const locationBody = (): LocationCreateRequest => ({
   brand: 'acme',
   currency: 'EUR',
 });
+
+/** A booking system that works for many locations with one key. */
+export const providerBody = (): ProviderCreateRequest => ({ name: 'Tablebook', brand: 'tablebook' });
+
+export const providerKeyBody = (): ProviderKeyRequest => ({ mode: 'live' });
 
 /** A sandbox location: its keys are test keys, which drive the till simulator. */
 export const sandboxLocationBody = (): LocationCreateRequest => ({

@@ -173,10 +173,10 @@ const requestExamples = (op: OperationSpec) => EXAMPLES.operations[op.operationI
  * Which shared answer (components.examples) stands for an error status the operation gives
  * like every other, when the recording has none of its own.
  */
-const SHARED_ANSWERS: Partial<Record<ErrorStatus, (op: OperationSpec) => string>> = {
+const SHARED_ANSWERS: Partial<Record<ErrorStatus, (op: OperationSpec) => string | undefined>> = {
   400: (op) => (op.body ? 'InvalidJson' : 'InvalidHttp'),
   401: (op) => (op.security === 'backofficeToken' ? 'UnauthorizedOperator' : 'Unauthorized'),
-  403: () => 'SandboxOnly',
+  403: (op) => (op.tag === 'sandbox' ? 'SandboxOnly' : undefined),
   413: () => 'BodyTooLarge',
   415: () => 'UnsupportedMediaType',
   429: () => 'RateLimited',
@@ -187,12 +187,17 @@ const SHARED_ANSWERS: Partial<Record<ErrorStatus, (op: OperationSpec) => string>
 /** The recorded answers of the operation at this status, else the shared one, by example name. */
 function responseExamples(op: OperationSpec, status: number): Record<string, unknown> | undefined {
   const examples = { ...(ownOrSharedExamples(op, status) ?? {}) };
-  // What an Idempotency-Key adds to every POST, where the recording shows no answer of that code.
-  if (takesIdempotencyKey(op)) {
-    for (const name of IDEMPOTENCY_ANSWERS[status] ?? []) {
-      const { code } = (EXAMPLES.shared[name]!.value as { error: { code: string } }).error;
-      examples[code] ??= { $ref: `#/components/examples/${name}` };
-    }
+  // What an Idempotency-Key adds to every POST, and a Location-Id to every location route,
+  // where the recording shows no answer of that code.
+  const added = [
+    ...(takesIdempotencyKey(op) ? (IDEMPOTENCY_ANSWERS[status] ?? []) : []),
+    ...(namesLocation(op) ? (LOCATION_ANSWERS[status] ?? []) : []),
+  ];
+  for (const name of added) {
+    const shared = EXAMPLES.shared[name];
+    if (shared === undefined) continue; // not recorded yet (a recording in progress)
+    const { code } = (shared.value as { error: { code: string } }).error;
+    examples[code] ??= { $ref: `#/components/examples/${name}` };
   }
   return Object.keys(examples).length > 0 ? examples : undefined;
 }
@@ -202,9 +207,17 @@ const IDEMPOTENCY_ANSWERS: Partial<Record<number, string[]>> = {
   422: ['IdempotencyKeyReused', 'InvalidIdempotencyKey'],
 };
 
+const LOCATION_ANSWERS: Partial<Record<number, string[]>> = {
+  400: ['LocationRequired'],
+  403: ['LocationNotGranted'],
+  422: ['InvalidLocationId'],
+};
+
 function ownOrSharedExamples(op: OperationSpec, status: number): Record<string, unknown> | undefined {
   const recorded = EXAMPLES.operations[op.operationId]?.responses[String(status)];
   if (recorded) return recorded;
+  // Only for a status the operation gives of its own (not one a header adds).
+  if (op.errors[status as ErrorStatus] === undefined) return undefined;
   const name = SHARED_ANSWERS[status as ErrorStatus]?.(op);
   const shared = name === undefined ? undefined : EXAMPLES.shared[name];
   if (shared === undefined) return undefined;

@@ -7,6 +7,7 @@ import {
   type Deps,
   type IdempotencyStore,
   type IdGenerator,
+  type KeyKind,
   type KeyMode,
   type SecretFactory,
 } from '@pis/domain';
@@ -51,8 +52,8 @@ export class ExampleSecrets implements SecretFactory {
     return out.subarray(0, length);
   };
 
-  apiKey(brand: string, mode: KeyMode): string {
-    return newApiKey(brand, mode, this.bytes);
+  apiKey(brand: string, mode: KeyMode, kind?: KeyKind): string {
+    return newApiKey(brand, mode, this.bytes, kind);
   }
 
   webhookSecret(): string {

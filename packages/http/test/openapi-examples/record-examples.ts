@@ -383,8 +383,11 @@ export async function recordExamples(): Promise<RecordedExamples> {
   // The sandbox: a location of test keys and the till simulator on it.
   await sandbox(w);
 
+  // A provider across venues: one key, connected to the location, naming it per request.
+  const providerKey = await providersAcrossVenues(w, at);
+
   // Answers every operation gives alike.
-  const shared = await sharedAnswers(w, key, keyId);
+  const shared = await sharedAnswers(w, key, keyId, providerKey);
 
   // Retention: a month later the first events are gone.
   w.memory.clock.set('2026-12-23T09:00:00.000Z');
@@ -645,7 +648,12 @@ async function sandbox(w: ExampleWorld): Promise<void> {
 }
 
 /** Refusals that do not depend on the operation: recorded once each, on one operation. */
-async function sharedAnswers(w: ExampleWorld, key: string, keyId: string): Promise<Record<string, Example>> {
+async function sharedAnswers(
+  w: ExampleWorld,
+  key: string,
+  keyId: string,
+  providerKey: string,
+): Promise<Record<string, Example>> {
   const shared: Record<string, Example> = {};
   const keep = (name: string, body: { error: { message: string } }) => {
     shared[name] = { summary: body.error.message, value: body };
@@ -681,6 +689,17 @@ async function sharedAnswers(w: ExampleWorld, key: string, keyId: string): Promi
   );
   keep('SandboxOnly', await refused('sandboxListOrders', { as: key, expect: 403 }));
   await idempotencyRefusals(w, key, keep);
+  // A location route with a provider key: the location it names, or none.
+  const located = (locationId: string | null, expect: number) =>
+    w.call('getFloorPlan', {
+      as: providerKey,
+      expect,
+      keep: false,
+      headers: locationId === null ? {} : { 'Location-Id': locationId },
+    });
+  keep('LocationRequired', await located(null, 400));
+  keep('InvalidLocationId', await located('table-1', 422));
+  keep('LocationNotGranted', await located(NO_SUCH_ID, 403));
   keep('RateLimited', await rateLimited(w, key, keyId));
   keep(
     'InternalError',
@@ -700,6 +719,104 @@ async function sharedAnswers(w: ExampleWorld, key: string, keyId: string): Promi
     new HttpError(400, 'validation_failed', 'the request is not valid HTTP/1.1').toEnvelope(),
   );
   return shared;
+}
+
+/**
+ * The operator makes a provider, issues it a key and connects it to the location; the provider
+ * lists its connections and reads the location's plan naming it with `Location-Id`. Answers
+ * the provider's live key.
+ */
+async function providersAcrossVenues(w: ExampleWorld, at: { locationId: string }): Promise<string> {
+  const call = w.call.bind(w);
+  const operator = BACKOFFICE_TOKEN;
+  const provider = await call('createProvider', {
+    as: operator,
+    body: bodies.providerBody(),
+    expect: 201,
+    name: 'created',
+    summary: 'a provider',
+  });
+  await call('createProvider', {
+    as: operator,
+    body: { ...bodies.providerBody(), brand: 'Table Book' },
+    expect: 422,
+  });
+  const providerId = provider.id as string;
+  await call('listProviders', { as: operator, expect: 200, name: 'page', summary: 'the newest providers' });
+  await call('listProviders', { as: operator, query: 'limit=0', expect: 422 });
+  await call('getProvider', {
+    as: operator,
+    params: { providerId },
+    expect: 200,
+    name: 'one',
+    summary: 'a provider',
+  });
+  await call('getProvider', { as: operator, params: { providerId: NO_SUCH_ID }, expect: 404 });
+  const issued = await call('issueProviderKey', {
+    as: operator,
+    params: { providerId },
+    body: bodies.providerKeyBody(),
+    expect: 201,
+    name: 'live',
+    summary: 'a live provider key, shown once',
+  });
+  await call('issueProviderKey', {
+    as: operator,
+    params: { providerId },
+    body: { mode: 'staging' },
+    expect: 422,
+  });
+  await call('issueProviderKey', { as: operator, params: { providerId: NO_SUCH_ID }, body: {}, expect: 404 });
+  const spare = await call('issueProviderKey', {
+    as: operator,
+    params: { providerId },
+    expect: 201,
+    keep: false,
+  });
+  await call('revokeProviderKey', { as: operator, params: { providerId, keyId: spare.id }, expect: 204 });
+  await call('revokeProviderKey', { as: operator, params: { providerId, keyId: NO_SUCH_ID }, expect: 404 });
+
+  const connection = { ...at, providerId };
+  await call('grantConnection', {
+    as: operator,
+    params: connection,
+    expect: 201,
+    name: 'granted',
+    summary: 'the first grant',
+  });
+  await call('grantConnection', {
+    as: operator,
+    params: connection,
+    expect: 200,
+    name: 'active',
+    summary: 'active already',
+  });
+  await call('grantConnection', { as: operator, params: { ...at, providerId: NO_SUCH_ID }, expect: 404 });
+  await call('revokeConnection', { as: operator, params: { ...at, providerId: at.locationId }, expect: 422 });
+  await call('revokeConnection', {
+    as: operator,
+    params: { locationId: NO_SUCH_ID, providerId },
+    expect: 404,
+  });
+  await call('listLocationConnections', {
+    as: operator,
+    params: at,
+    expect: 200,
+    name: 'connections',
+    summary: "the location's own provider, then the granted one",
+  });
+  await call('listLocationConnections', { as: operator, params: { locationId: NO_SUCH_ID }, expect: 404 });
+  await call('listLocations', { as: operator, expect: 200, name: 'page', summary: 'the newest locations' });
+  await call('listLocations', { as: operator, query: 'cursor=%2A', expect: 422 });
+
+  const key = issued.key as string;
+  await call('listConnections', { as: key, expect: 200, name: 'page', summary: "the provider's locations" });
+  await call('listConnections', { as: key, query: 'limit=1001', expect: 422 });
+  // The location's endpoint and deliveries are its own provider's: another provider finds none.
+  const located = { as: key, headers: { 'Location-Id': at.locationId } };
+  await call('putWebhookEndpoint', { ...located, body: bodies.webhookEndpointBody(), expect: 404 });
+  await call('listWebhookDeliveries', { ...located, expect: 404 });
+  return key;
 }
 
 /**
