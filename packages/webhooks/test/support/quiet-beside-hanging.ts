@@ -14,6 +14,15 @@ import { Receiver } from './receiver';
 /** The attempt timeout of this check: short for CI, long enough to tell a wait behind it from noise. */
 const TIMEOUT_MS = 1_500;
 
+/**
+ * The least p99 beside that counts as a wait, however quick the quiet location was alone: a
+ * tenth of the attempt timeout. A delivery held behind a hanging attempt waits about a whole
+ * timeout (1,529 ms against 58 ms alone before the claim honoured each endpoint's room), while
+ * the embedded deployment, its database on the delivery's own thread and the machine loaded by
+ * two CPU hogs, measured 60 ms beside 23 ms alone with no wait on the hang at all.
+ */
+const NOISE_FLOOR_MS = TIMEOUT_MS / 10;
+
 /** Events the hanging endpoint has waiting when the quiet location is timed beside it. */
 const BACKLOG = 450;
 
@@ -38,7 +47,7 @@ export function percentile(values: readonly number[], q: number): number {
  * One location's endpoint hangs past the timeout with a backlog of events while a quiet
  * location writes one event at a time and times each from its commit to its receipt: alone,
  * then beside the hanging endpoint, in one run on the same machine. Its p99 beside must stay
- * within twice its p99 alone (or 50 ms, whichever is larger): no delivery of the quiet
+ * within twice its p99 alone (or a tenth of the timeout, whichever is larger): no delivery of the quiet
  * location may wait for a hanging attempt. A ratio in one run, not an absolute time; alone
  * and beside alternate a few times (a new hanging location each time, the last one's
  * deliveries settled between), so that a busy moment of the machine weighs on both.
@@ -114,7 +123,7 @@ export function describeQuietBesideHanging(
       await sleep(TIMEOUT_MS);
     }
 
-    it(`When one endpoint hangs past the timeout with ${BACKLOG} events waiting, then a quiet location's p99 stays within twice its p99 alone (or 50 ms)`, async () => {
+    it(`When one endpoint hangs past the timeout with ${BACKLOG} events waiting, then a quiet location's p99 stays within twice its p99 alone (or a tenth of the timeout)`, async () => {
       const quiet = await givenLocation(h);
       await givenEndpoint(h, quiet, receiver.url);
       running = await start(h, { ...TEST_SETTINGS, timeoutMs: TIMEOUT_MS, retryDelaysMs: [1_000, 60_000] });
@@ -136,7 +145,10 @@ export function describeQuietBesideHanging(
         p50Beside: percentile(beside, 0.5),
         p99Beside: percentile(beside, 0.99),
       };
-      expect({ ...figures, within: figures.p99Beside <= Math.max(2 * figures.p99Alone, 50) }).toEqual({
+      expect({
+        ...figures,
+        within: figures.p99Beside <= Math.max(2 * figures.p99Alone, NOISE_FLOOR_MS),
+      }).toEqual({
         ...figures,
         within: true,
       });
