@@ -30,8 +30,6 @@ import { PgWebhookQueries } from './queries/pg-webhook-queries';
 export interface PersistenceSettings extends UnitOfWorkSettings {
   /** Protects webhook secrets and kept answers of idempotent requests at rest. */
   cipher: SecretCipher;
-  /** Ids of the deliveries the relay creates (default: random UUIDs). */
-  ids?: IdGenerator;
 }
 
 export interface Persistence {
@@ -48,8 +46,6 @@ export interface Persistence {
   /** `Idempotency-Key` requests and their kept answers (encrypted with `cipher`). */
   idempotency: IdempotencyStore;
 }
-
-const randomIds: IdGenerator = { uuid: () => crypto.randomUUID() };
 
 /** Every storage port of the domain over one database. */
 export function createPersistence(db: Database, settings: PersistenceSettings): Persistence {
@@ -69,7 +65,7 @@ export function createPersistence(db: Database, settings: PersistenceSettings): 
     retention: new PgEventRetention(db),
     idempotency: new PgIdempotencyStore(db, settings.cipher),
     pipeline: {
-      relay: new PgOutboxRelayStore(db, settings.ids ?? randomIds),
+      relay: new PgOutboxRelayStore(db),
       leases: new PgDeliveryLeases(db),
       attempts: new PgAttemptLog(db),
       candidates: new PgEnqueueCandidates(db),

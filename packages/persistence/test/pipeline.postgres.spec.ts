@@ -2,7 +2,8 @@ import { Client } from 'pg';
 import { Instant, type ClaimedDelivery } from '@pis/domain';
 import { anEndpoint, anEvent, commit, givenLocationRow } from '@pis/testing';
 import type { TestDatabase } from '../src/test-support';
-import { postgresStore, type Store } from './support/harness';
+import { createPersistence } from '../src';
+import { postgresStore, testCipher, type Store } from './support/harness';
 
 /*
  * What the delivery pipeline contract cannot say of PostgreSQL: row shapes, the database
@@ -299,6 +300,44 @@ describe('PostgreSQL delivery leases and attempt log', () => {
       [locationId],
     );
     expect(endpoint).toEqual({ failing: false });
+  });
+
+  it('When two processes record successes at once for the same failing endpoints, then neither waits on the other in a circle: every delivery succeeded and every run of failures ended', async () => {
+    const other = createPersistence(store.db, { cipher: testCipher });
+    const locations = await Promise.all(Array.from({ length: 4 }, () => givenPendingDeliveries(30)));
+    const locationIds = locations.map((l) => l.locationId);
+    await sql(
+      `UPDATE webhook_endpoints SET failing_since = clock_timestamp() - interval '1 minute' WHERE location_id = ANY($1)`,
+      [locationIds],
+    );
+    const ids = locations.flatMap((l) => l.ids);
+    const claimed = (await store.pipeline.leases.claimDue(500, LEASE_MS)).filter((c) => ids.includes(c.id));
+    const health = { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' };
+    const success = { responseStatus: 200, durationMs: 3, error: null };
+
+    // Interleaved between the two processes, so each one's statements hold some of every endpoint's deliveries.
+    await Promise.all(
+      claimed.map((d, i) =>
+        (i % 2 === 0 ? store : other).pipeline.attempts.record(
+          d,
+          { ...success, attemptedAt: Instant.fromEpochMillis(Date.now()) },
+          { kind: 'succeeded' },
+          health,
+        ),
+      ),
+    );
+
+    expect(claimed).toHaveLength(120);
+    const statuses = await sql<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE location_id = ANY($1) GROUP BY status`,
+      [locationIds],
+    );
+    expect(statuses).toEqual([{ status: 'succeeded', n: 120 }]);
+    const failing = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE location_id = ANY($1) AND failing_since IS NOT NULL`,
+      [locationIds],
+    );
+    expect(failing).toEqual([{ n: 0 }]);
   });
 });
 

@@ -31,7 +31,10 @@ export {
 } from './delivery/delivery-stack';
 export { relayLoop, type RelayLoopOptions } from './relay/relay-loop';
 export { DeliveryQueue, DELIVERY_QUEUE, deliveryJobId, type DeliveryJobData } from './queue/delivery-queue';
-export { DeliveryWorker } from './queue/delivery-worker';
+export { BullMqScheduler, type BullMqJob } from './queue/bullmq-scheduler';
+export { LeasePoller, type PolledJob } from './in-process/lease-poller';
+export { DeliveryEngine, type DeliveryEngineOptions } from './delivery/delivery-engine';
+export type { DelayReason, DeliveryScheduler, ScheduledJob } from './delivery/scheduler';
 export { QueuedDelivery, type QueuedDeliveryOptions } from './queue/queued-delivery';
 export { RetentionLoop, type RetentionLoopOptions } from './retention/retention-loop';
 export {

@@ -31,6 +31,34 @@ describe('deliveryOfJob', () => {
     expect(deliveryOfJob(`${id}-x`, {})).toBeNull();
     expect(deliveryOfJob(undefined, {})).toBeNull();
   });
+
+  it('When a job carries its event, then the event comes with the provider owning its reservation; a job written without that owner carries no event the attempt may use', () => {
+    const carried = (reservationProviderId?: string | null) => ({
+      deliveryId: id,
+      generation: 0,
+      endpointId: 'e',
+      locationId: 'l',
+      event: {
+        id: 'ev',
+        sequence: 4,
+        type: 'table.occupied' as const,
+        occurredAtMicros: '1764000000000000',
+        data: { reservationExternalId: 'r-1' },
+        ...(reservationProviderId === undefined ? {} : { reservationProviderId }),
+      },
+    });
+
+    expect(deliveryOfJob(deliveryJobId(id, 0), carried('p-1'))?.event).toMatchObject({
+      id: 'ev',
+      locationId: 'l',
+      reservationProviderId: 'p-1',
+    });
+    expect(deliveryOfJob(deliveryJobId(id, 0), carried(null))?.event).not.toHaveProperty(
+      'reservationProviderId',
+    );
+    expect(deliveryOfJob(deliveryJobId(id, 0), carried(null))?.event?.id).toBe('ev');
+    expect(deliveryOfJob(deliveryJobId(id, 0), carried())?.event).toBeUndefined();
+  });
 });
 
 describe('DeliveryQueue (the enqueuer)', () => {
@@ -153,6 +181,80 @@ describe('DeliveryQueue (the enqueuer)', () => {
       generation: 0,
       endpointId: expect.any(String),
     });
+  });
+});
+
+describe("DeliveryQueue: the relay's hand-off", () => {
+  const prefix = testPrefix('handoff');
+  let h: Harness;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    h = await openHarness();
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await dropPrefix(prefix);
+    await h?.close();
+  });
+
+  async function relayedMarked(locationId: string) {
+    await givenEndpoint(h, locationId, 'https://hooks.provider.example/hooks');
+    await appendEvents(h, locationId, occupiedEvents(2));
+    const created = [];
+    for (;;) {
+      const batch = await h.persistence.pipeline.relay.relayBatch(500, { leaseMs: 60_000 });
+      created.push(...batch.created.filter((d) => d.locationId === locationId));
+      if (batch.events === 0) return created;
+    }
+  }
+
+  it('When the relay hands its deliveries over, then each job carries its event, and the enqueuer has nothing left to add', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId);
+
+      await queue.handOff(created);
+      const enqueued = await queue.enqueueNew();
+
+      const jobs = await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))));
+      expect(jobs.map((j) => deliveryOfJob(j!.id, j!.data)?.event)).toStrictEqual(
+        created.map((d) => d.event),
+      );
+      expect(enqueued).toBe(0);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('When Redis refuses the hand-off, then the deliveries are marked unqueued again and the next enqueuer round adds them', async () => {
+    const deadRedis = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    deadRedis.on('error', () => undefined);
+    const unreachable = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: deadRedis,
+      prefix,
+    });
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId);
+
+      await expect(unreachable.handOff(created)).rejects.toThrow();
+      await queue.enqueueNew();
+
+      for (const d of created) expect(await queue.queue.getJob(deliveryJobId(d.deliveryId, 0))).toBeDefined();
+    } finally {
+      await unreachable.close().catch(() => undefined);
+      deadRedis.disconnect();
+      await queue.close();
+    }
   });
 });
 

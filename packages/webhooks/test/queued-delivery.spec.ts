@@ -112,6 +112,39 @@ describe('QueuedDelivery: a job Redis holds without its data', () => {
   });
 });
 
+describe("QueuedDelivery: a relayed delivery's first attempt runs under the relay's lease", () => {
+  const f = usePipelineFixture('relay-lease');
+
+  it('When the relay hands a delivery over, then its first attempt claims nothing: while the receiver has it, the delivery is leased until its insert plus one lease', async () => {
+    const { h, receiver, prefix } = f;
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    const leaseMs = 2 * TEST_SETTINGS.timeoutMs + 5_000;
+    const seen: number[] = [];
+    receiver.respond = async () => {
+      const [row] = (await h.db.dataSource.query(
+        `SELECT extract(epoch FROM next_attempt_at - created_at) * 1000 AS leased_ms
+           FROM webhook_deliveries WHERE location_id = $1`,
+        [locationId],
+      )) as { leased_ms: string }[];
+      seen.push(Number(row!.leased_ms));
+      return { status: 204 };
+    };
+    const delivery = queuedDelivery(h, { prefix });
+    await delivery.start();
+    try {
+      await appendEvents(h, locationId, occupiedEvents(1));
+      await receiver.waitFor(() => seen.length === 1, 20_000, 'the delivery');
+
+      // A claim would have moved it one lease past the claim, later than one past the insert.
+      expect(seen[0]).toBeGreaterThanOrEqual(leaseMs - 1);
+      expect(seen[0]).toBeLessThan(leaseMs + 1);
+    } finally {
+      await delivery.stop();
+    }
+  });
+});
+
 describe('QueuedDelivery: jobs parked for a capped endpoint', () => {
   const f = usePipelineFixture('parked');
 

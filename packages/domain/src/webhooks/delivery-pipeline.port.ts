@@ -11,8 +11,13 @@ import type { Instant } from '../kernel/instant';
 export interface RelayBatch {
   /** Outbox events marked relayed by this batch. */
   events: number;
-  /** Deliveries created for them (events of locations without a wanting endpoint get none). */
-  deliveries: number;
+  /** The deliveries created for them (events of locations without a wanting endpoint get none), with what their attempts need. */
+  created: RelayedDelivery[];
+}
+
+/** A relay's deliveries go to a queue: marked queued and leased for their first attempt as they are inserted. */
+export interface RelayHandOff {
+  leaseMs: number;
 }
 
 /** Turns committed outbox events into deliveries, at least once. */
@@ -22,8 +27,25 @@ export interface OutboxRelayStore {
    * delivery per event for its location's endpoint when that exists, is enabled and
    * subscribes to the type, and marks the events relayed, all or nothing. A repeated
    * fan-out of an event never creates a second delivery for the same endpoint.
+   * `handOff`: the caller hands the new deliveries to its queue itself right after, and
+   * the queue's first run of each one's job attempts it: they are marked queued (see
+   * `EnqueueCandidates`) and leased for that first attempt (`leaseMs`) as they are created,
+   * so that attempt needs no claim of its own.
    */
-  relayBatch(limit: number): Promise<RelayBatch>;
+  relayBatch(limit: number, handOff?: RelayHandOff): Promise<RelayBatch>;
+}
+
+/** What a delivery is about, as a queue job may carry it: leasing it then needs no read of its event. */
+export interface CarriedDelivery {
+  locationId: string;
+  endpointId: string;
+  event: StoredEvent;
+}
+
+/** A delivery the relay just created (generation 0, due now), with what its attempt needs. */
+export interface RelayedDelivery extends CarriedDelivery {
+  deliveryId: string;
+  generation: number;
 }
 
 /** A pending delivery this process holds a lease on (no one else attempts it meanwhile), with its event. */
@@ -60,8 +82,32 @@ export interface ClaimRoom {
  * process that dies mid-attempt only delays it.
  */
 export interface DeliveryLeases {
-  /** Claims the delivery for the attempt a queue job of `generation` stands for. */
-  claimById(deliveryId: string, generation: number, leaseMs: number): Promise<ClaimById>;
+  /**
+   * Claims the delivery for the attempt a queue job of `generation` stands for. With
+   * `carried` (what the job carries of it), the delivery is taken from there and only
+   * its row is read and leased. `ownsRelayLease`: the job is the one a relay handed the
+   * delivery to (`RelayHandOff`) and no run of it may be attempting elsewhere, so a lease
+   * still running on a delivery never attempted is the one the relay took for this job, and
+   * is renewed rather than waited for.
+   */
+  claimById(
+    deliveryId: string,
+    generation: number,
+    leaseMs: number,
+    carried?: CarriedDelivery,
+    ownsRelayLease?: boolean,
+  ): Promise<ClaimById>;
+  /**
+   * Gives back the lease of a claimed delivery without an attempt: due again `dueInMs` from
+   * now (its endpoint had no free slot). Answers the new due time, or null when the delivery
+   * is no longer this generation's and pending.
+   */
+  handBack(deliveryId: string, generation: number, dueInMs: number): Promise<Instant | null>;
+  /**
+   * Makes a delivery handed back (`handBack`) due now, only while it still waits for the due
+   * time it was handed back with (no one has claimed it since). Answers whether it did.
+   */
+  dueNow(deliveryId: string, generation: number, handedBackUntil: Instant): Promise<boolean>;
   /**
    * Claims up to `limit` due pending deliveries, earliest due first, skipping those another
    * process is claiming, and at most its `room` of each endpoint's (no limit but `limit`
@@ -125,15 +171,20 @@ export interface QueuedJob extends DeliveryJob {
 }
 
 /**
- * Which delivery generations a job queue still has to take. The store is the truth: a
- * generation is marked queued only after the queue accepted its job, so a crash or a queue
- * outage in between means enqueuing again, never losing a delivery.
+ * Which delivery generations a job queue still has to take. The store is the truth. A
+ * generation is marked queued after the queue accepted its job, or, for the deliveries a
+ * relay creates, as they are inserted by a relay that hands them to the queue right after
+ * (and marks them unqueued again when the queue refuses them): a relay that dies in between
+ * leaves marked deliveries without a job, which the queue's safety net finds as overdue
+ * (`overdueQueued`). Either way a delivery is enqueued again, never lost.
  */
 export interface EnqueueCandidates {
   /** Up to `limit` pending generations never marked queued, earliest due first, with the wait until due. */
   unqueued(limit: number): Promise<(QueuedJob & { delayMs: number })[]>;
   /** Marks these generations queued (a generation superseded meanwhile stays unqueued). */
   markQueued(jobs: readonly DeliveryJob[]): Promise<void>;
+  /** Marks these generations unqueued again: the queue refused the jobs a relay marked them queued for. */
+  markUnqueued(jobs: readonly DeliveryJob[]): Promise<void>;
   /**
    * Pending generations marked queued, earliest due first, at most `limit`, strictly after
    * `after` in that order when given: the jobs a queue may have lost. `overdueAfterMs`: only

@@ -4,6 +4,7 @@ import {
   type AttemptFollowUp,
   type AttemptLog,
   type AttemptResult,
+  type CarriedDelivery,
   type ClaimById,
   type ClaimedDelivery,
   type ClaimRoom,
@@ -12,12 +13,12 @@ import {
   type EndpointHealthPolicy,
   type EnqueueCandidates,
   type EventType,
-  type IdGenerator,
   type OutboxRelayStore,
   type OutboxSignals,
   type OverduePosition,
   type QueuedJob,
   type RelayBatch,
+  type RelayHandOff,
   type StoredEvent,
 } from '@pis/domain';
 import type { Database } from '../db/database';
@@ -55,13 +56,17 @@ const CLAIM_WINDOW = 4;
 /** SQL for "now plus the milliseconds in parameter `param`". */
 const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
 
-const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
-  id: r.id,
-  locationId: r.location_id,
-  endpointId: r.endpoint_id,
-  generation: Number(r.generation),
-  attemptCount: Number(r.attempt_count),
-  event: {
+/** The outbox event of a row that carries its columns (`CLAIMED_COLUMNS`, the relay's answer). */
+const eventOf = (r: {
+  event_id: string;
+  location_id: string;
+  sequence: string;
+  event_type: EventType;
+  occurred_micros: string;
+  data: unknown;
+  reservation_provider_id: string | null;
+}): StoredEvent =>
+  ({
     id: r.event_id,
     locationId: r.location_id,
     sequence: Number(r.sequence),
@@ -70,48 +75,85 @@ const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
     data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
     // The provider owning the reservation the event names: whom delivery may show its id.
     ...(r.reservation_provider_id === null ? {} : { reservationProviderId: r.reservation_provider_id }),
-  } as StoredEvent,
+  }) as StoredEvent;
+
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
+  id: r.id,
+  locationId: r.location_id,
+  endpointId: r.endpoint_id,
+  generation: Number(r.generation),
+  attemptCount: Number(r.attempt_count),
+  event: eventOf(r),
 });
 
+interface RelayRow {
+  events: number;
+  id: string | null;
+  location_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: EventType;
+  sequence: string;
+  occurred_micros: string;
+  data: unknown;
+  reservation_provider_id: string | null;
+}
+
 /**
- * A batch claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share the
- * work without waiting on each other) and fans them out in one transaction: a relay that
- * dies mid-batch leaves them unrelayed for the next, and `ON CONFLICT DO NOTHING` keeps a
- * repeated fan-out harmless.
+ * One statement: claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share
+ * the work without waiting on each other), marks them relayed, and inserts one delivery per
+ * event for its location's wanting endpoint, in outbox order (so their due times follow it),
+ * answering the deliveries with their events. A relay that dies before it commits leaves the
+ * events unrelayed for the next; `ON CONFLICT DO NOTHING` keeps a repeated fan-out harmless.
  */
 export class PgOutboxRelayStore implements OutboxRelayStore {
-  constructor(
-    private readonly db: Database,
-    private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly db: Database) {}
 
-  relayBatch(limit: number): Promise<RelayBatch> {
-    return this.db.transaction(async (sql) => {
-      const claimed = await sql.rows<{ id: string }>(
-        `SELECT id FROM outbox_events WHERE relayed_at IS NULL
-          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
-      if (claimed.length === 0) return { events: 0, deliveries: 0 };
-      const eventIds = claimed.map((e) => e.id);
-      const created = await sql.rows<{ id: string }>(
-        `INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence,
-                                         status, attempt_count, next_attempt_at, generation, created_at, updated_at)
-         SELECT c.delivery_id, e.location_id, ep.id, e.id, e.type, e.sequence,
-                'pending', 0, clock_timestamp(), 0, clock_timestamp(), clock_timestamp()
-           FROM unnest($1::uuid[], $2::uuid[]) AS c(event_id, delivery_id)
-           JOIN outbox_events e ON e.id = c.event_id
-           JOIN webhook_endpoints ep ON ep.location_id = e.location_id
-                                    AND ep.disabled_at IS NULL AND e.type = ANY(ep.events)
+  async relayBatch(limit: number, handOff?: RelayHandOff): Promise<RelayBatch> {
+    const rows = await this.db.prepared<RelayRow>(
+      'pis_outbox_relay',
+      `WITH claimed AS (
+         SELECT id FROM outbox_events WHERE relayed_at IS NULL
+          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), relayed AS (
+         UPDATE outbox_events e SET relayed_at = clock_timestamp() FROM claimed c WHERE e.id = c.id
+         RETURNING e.id, e.location_id, e.type, e.sequence, e.data, e.occurred_at, e.created_at,
+                   e.reservation_provider_id
+       ), created AS (
+         INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence, status,
+                                         attempt_count, next_attempt_at, generation, queued_generation,
+                                         created_at, updated_at)
+         SELECT gen_random_uuid(), r.location_id, ep.id, r.id, r.type, r.sequence, 'pending',
+                0, CASE WHEN $2::float8 IS NULL THEN clock_timestamp() ELSE ${msFromNow('$2')} END,
+                0, CASE WHEN $2::float8 IS NOT NULL THEN 0 END, clock_timestamp(), clock_timestamp()
+           FROM relayed r
+           JOIN webhook_endpoints ep ON ep.location_id = r.location_id
+                                    AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+          ORDER BY r.created_at, r.id
          ON CONFLICT (event_id, endpoint_id) WHERE recovered_by IS NULL DO NOTHING
-         RETURNING id`,
-        [eventIds, eventIds.map(() => this.ids.uuid())],
-      );
-      await sql.rows(`UPDATE outbox_events SET relayed_at = clock_timestamp() WHERE id = ANY($1::uuid[])`, [
-        eventIds,
-      ]);
-      return { events: claimed.length, deliveries: created.length };
-    });
+         RETURNING id, event_id, endpoint_id
+       )
+       SELECT (SELECT count(*) FROM relayed)::int AS events, c.id, r.location_id, c.endpoint_id,
+              r.id AS event_id, r.type AS event_type, r.sequence::text AS sequence, r.data,
+              r.reservation_provider_id,
+              (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
+         FROM (SELECT 1) AS one
+         LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true
+        ORDER BY r.created_at, r.id`,
+      [limit, handOff?.leaseMs ?? null],
+    );
+    return {
+      events: Number(rows[0]?.events ?? 0),
+      created: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          deliveryId: r.id!,
+          generation: 0,
+          locationId: r.location_id,
+          endpointId: r.endpoint_id,
+          event: eventOf(r),
+        })),
+    };
   }
 }
 
@@ -119,17 +161,41 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
 export class PgDeliveryLeases implements DeliveryLeases {
   constructor(private readonly db: Database) {}
 
-  async claimById(id: string, generation: number, leaseMs: number): Promise<ClaimById> {
-    const [claimed] = await this.db.prepared<ClaimRow>(
-      'pis_delivery_claim',
-      `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
-         FROM outbox_events e
-        WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
-          AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
-        RETURNING ${CLAIMED_COLUMNS}`,
-      [id, generation, leaseMs],
-    );
-    if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+  async claimById(
+    id: string,
+    generation: number,
+    leaseMs: number,
+    carried?: CarriedDelivery,
+    ownsRelayLease = false,
+  ): Promise<ClaimById> {
+    if (carried !== undefined) {
+      // The job carries the event: the row alone is read and leased.
+      const [leased] = await this.db.prepared<{ attempt_count: number }>(
+        'pis_delivery_lease',
+        `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
+          WHERE id = $1 AND generation = $2 AND status = 'pending'
+            AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp()
+                 OR ($4::boolean AND attempt_count = 0))
+          RETURNING attempt_count`,
+        [id, generation, leaseMs, ownsRelayLease],
+      );
+      if (leased) {
+        const { locationId, endpointId, event } = carried;
+        const attemptCount = Number(leased.attempt_count);
+        return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
+      }
+    } else {
+      const [claimed] = await this.db.prepared<ClaimRow>(
+        'pis_delivery_claim',
+        `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
+           FROM outbox_events e
+          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
+            AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
+          RETURNING ${CLAIMED_COLUMNS}`,
+        [id, generation, leaseMs],
+      );
+      if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+    }
     const [row] = await this.db.query<{ status: string; generation: number; due_micros: string | null }>(
       `SELECT status, generation,
               (extract(epoch FROM coalesce(next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS due_micros
@@ -140,6 +206,28 @@ export class PgDeliveryLeases implements DeliveryLeases {
     if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
     if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
     return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
+  }
+
+  async handBack(id: string, generation: number, dueInMs: number): Promise<Instant | null> {
+    const [row] = await this.db.query<{ due_micros: string }>(
+      `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
+        WHERE id = $1 AND generation = $2 AND status = 'pending'
+        RETURNING (extract(epoch FROM next_attempt_at) * 1000000)::bigint::text AS due_micros`,
+      [id, generation, dueInMs],
+    );
+    return row ? Instant.fromEpochMicros(BigInt(row.due_micros)) : null;
+  }
+
+  async dueNow(id: string, generation: number, handedBackUntil: Instant): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = clock_timestamp()
+        WHERE id = $1 AND generation = $2 AND status = 'pending'
+          AND (extract(epoch FROM next_attempt_at) * 1000000)::bigint = $3::bigint
+          AND next_attempt_at > clock_timestamp()
+        RETURNING id`,
+      [id, generation, handedBackUntil.epochMicros.toString()],
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -195,6 +283,11 @@ export class PgDeliveryLeases implements DeliveryLeases {
  * on its row (decision 0140).
  */
 export class PgAttemptLog implements AttemptLog {
+  /** Successes waiting for the statement in flight to end; each settles with the statement it goes in. */
+  private waiting: { delivery: ClaimedDelivery; result: AttemptResult; settle: (error?: unknown) => void }[] =
+    [];
+  private recordingSuccesses = false;
+
   constructor(private readonly db: Database) {}
 
   async record(
@@ -203,6 +296,17 @@ export class PgAttemptLog implements AttemptLog {
     followUp: AttemptFollowUp,
     health: EndpointHealthPolicy | null,
   ): Promise<{ endpointDisabled: boolean }> {
+    if (followUp.kind === 'succeeded' && health !== null) {
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push({
+          delivery,
+          result,
+          settle: (error) => (error === undefined ? resolve() : reject(error)),
+        });
+        this.recordSuccesses();
+      });
+      return { endpointDisabled: false };
+    }
     const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
     const reached = health !== null || gone;
     const [row] = await this.db.prepared<{ disabled: boolean }>(
@@ -251,7 +355,70 @@ export class PgAttemptLog implements AttemptLog {
     );
     return { endpointDisabled: row?.disabled === true };
   }
+
+  /**
+   * Successes are recorded together: those that end while a statement records others wait
+   * for it to end and then go in the next, one statement for all of them (a success changes
+   * nothing but its delivery, its attempt row and, when a run of failures ends, its
+   * endpoint). Each kind of row is locked in the order of its id (`ORDER BY id FOR
+   * UPDATE`), and PostgreSQL runs the statement's parts in turn, deliveries before
+   * endpoints: two processes' statements do not wait on each other in a circle. One
+   * statement at a time per process.
+   */
+  private recordSuccesses(): void {
+    if (this.recordingSuccesses || this.waiting.length === 0) return;
+    const batch = this.waiting.splice(0, SUCCESSES_PER_STATEMENT);
+    this.recordingSuccesses = true;
+    this.db
+      .prepared(
+        'pis_delivery_record_successes',
+        `WITH success AS (
+           SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::uuid[])
+                      AS s(delivery_id, generation, attempted_at, response_status, duration_ms, endpoint_id)
+         ), attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+           SELECT delivery_id, attempted_at, response_status, duration_ms, NULL FROM success
+         ), settled AS (
+           SELECT d.id FROM webhook_deliveries d JOIN success s ON s.delivery_id = d.id
+            WHERE d.generation = s.generation AND d.status = 'pending'
+            ORDER BY d.id FOR UPDATE OF d
+         ), delivery AS (
+           UPDATE webhook_deliveries d
+              SET attempt_count = attempt_count + 1, status = 'succeeded', updated_at = clock_timestamp(),
+                  next_attempt_at = NULL
+             FROM settled WHERE d.id = settled.id
+           RETURNING d.id
+         ), recovered AS (
+           SELECT e.id FROM webhook_endpoints e
+            WHERE e.id IN (SELECT endpoint_id FROM success) AND e.failing_since IS NOT NULL
+            ORDER BY e.id FOR UPDATE OF e
+         ), endpoint AS (
+           UPDATE webhook_endpoints e SET failing_since = NULL
+             FROM recovered WHERE e.id = recovered.id
+         )
+         SELECT 1`,
+        [
+          batch.map((s) => s.delivery.id),
+          batch.map((s) => s.delivery.generation),
+          batch.map((s) => s.result.attemptedAt.toIsoMicros()),
+          batch.map((s) => s.result.responseStatus),
+          batch.map((s) => s.result.durationMs),
+          batch.map((s) => s.delivery.endpointId),
+        ],
+      )
+      .then(
+        () => batch.forEach((s) => s.settle()),
+        (error: unknown) => batch.forEach((s) => s.settle(error)),
+      )
+      .finally(() => {
+        this.recordingSuccesses = false;
+        this.recordSuccesses();
+      });
+  }
 }
+
+/** Successes recorded by one statement at most. */
+const SUCCESSES_PER_STATEMENT = 500;
 
 /** `queued_generation` is the generation whose job the queue accepted; null before the first. */
 export class PgEnqueueCandidates implements EnqueueCandidates {
@@ -285,6 +452,16 @@ export class PgEnqueueCandidates implements EnqueueCandidates {
       `UPDATE webhook_deliveries d SET queued_generation = q.generation
          FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
         WHERE d.id = q.id AND d.generation = q.generation`,
+      [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
+    );
+  }
+
+  async markUnqueued(jobs: readonly DeliveryJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET queued_generation = NULL
+         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
+        WHERE d.id = q.id AND d.generation = q.generation AND d.queued_generation = q.generation`,
       [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
     );
   }

@@ -5,6 +5,7 @@ import { EndpointHealth1764500000000 } from './1764500000000-endpoint-health';
 import { EventFeed1764510000000 } from './1764510000000-event-feed';
 import { FloorplanPublishedChanges1764510000001 } from './1764510000001-floorplan-published-changes';
 import { RoomForHotUpdates1764600000000 } from './1764600000000-room-for-hot-updates';
+import { UnqueuedDeliveries1764700000000 } from './1764700000000-unqueued-deliveries';
 import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
 import { ProvidersAndConnections1764910000000 } from './1764910000000-providers-and-connections';
 
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   EventFeed1764510000000,
   FloorplanPublishedChanges1764510000001,
   RoomForHotUpdates1764600000000,
+  UnqueuedDeliveries1764700000000,
   IdempotencyKeys1764900000000,
   ProvidersAndConnections1764910000000,
 ];

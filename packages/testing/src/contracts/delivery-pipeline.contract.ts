@@ -329,6 +329,107 @@ export function describeDeliveryPipelineContract(
       expect(redelivered.map((c) => [c.deliveryId, c.generation])).toEqual([[ids[0], 1]]);
     });
 
+    it('When a relay that hands its deliveries to a queue relays, then it answers each with its event, and they are marked queued and leased for their first attempt; marked unqueued again, they are candidates', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, { events: ['table.occupied'] });
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      const stored = await commit(adapters().uow, (tx) =>
+        tx.outbox.append(location.id, [anEvent(1), anEvent(2)]),
+      );
+      const created = [];
+      for (;;) {
+        const batch = await pipeline().relay.relayBatch(500, { leaseMs: LEASE_MS });
+        created.push(...batch.created.filter((d) => d.locationId === location.id));
+        if (batch.events === 0) break;
+      }
+      const ids = (await deliveriesOf(location.id)).map((d) => d.id);
+      const candidates = async () =>
+        (await pipeline().candidates.unqueued(100_000)).filter((c) => ids.includes(c.deliveryId));
+
+      const whileMarked = await candidates();
+      const leased = await claimMine(location.id);
+      await pipeline().candidates.markUnqueued([created[0]!]);
+      const afterRefusal = await candidates();
+
+      expect(created.map((d) => d.event)).toStrictEqual(stored);
+      expect(created.map((d) => [d.generation, d.endpointId])).toEqual([
+        [0, endpoint.id],
+        [0, endpoint.id],
+      ]);
+      expect(created.map((d) => d.deliveryId).sort()).toEqual([...ids].sort());
+      expect(whileMarked).toEqual([]);
+      expect(leased).toEqual([]);
+      expect(afterRefusal.map((c) => c.deliveryId)).toEqual([created[0]!.deliveryId]);
+    });
+
+    it('When a delivery is claimed by id with what its job carries, then it is leased as with a read of its event, and the second claim finds it leased', async () => {
+      const { locationId, endpointId, stored } = await givenRelayed(1);
+      const [delivery] = await deliveriesOf(locationId);
+      const carried = { locationId, endpointId, event: stored[0]! };
+
+      const claim = await pipeline().leases.claimById(delivery!.id, 0, LEASE_MS, carried);
+      const again = await pipeline().leases.claimById(delivery!.id, 0, LEASE_MS, carried);
+
+      expect(claim).toEqual({
+        kind: 'claimed',
+        delivery: {
+          id: delivery!.id,
+          locationId,
+          endpointId,
+          event: stored[0],
+          generation: 0,
+          attemptCount: 0,
+        },
+      });
+      expect(again.kind).toBe('not-due');
+    });
+
+    it("When a relay's hand-off is claimed by the job that owns the relay's lease, then it is leased at once; by any other, it waits for that lease; once attempted, the relay's lease is no one's", async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, { events: ['table.occupied'] });
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
+      let relayed;
+      do relayed = (await pipeline().relay.relayBatch(500, { leaseMs: LEASE_MS })).created;
+      while (relayed.length > 0 && relayed[0]!.locationId !== location.id);
+      const [d] = relayed;
+      const carried = { locationId: location.id, endpointId: endpoint.id, event: d!.event };
+
+      const other = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried);
+      const owner = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried, true);
+      if (owner.kind === 'claimed')
+        await pipeline().attempts.record(
+          owner.delivery,
+          result(500),
+          { kind: 'retry', delayMs: 3_600_000 },
+          HEALTH,
+        );
+      const afterAttempt = await pipeline().leases.claimById(d!.deliveryId, 0, LEASE_MS, carried, true);
+
+      expect(other.kind).toBe('not-due');
+      expect(owner).toMatchObject({ kind: 'claimed', delivery: { id: d!.deliveryId, attemptCount: 0 } });
+      expect(afterAttempt.kind).toBe('not-due');
+    });
+
+    it('When a claimed delivery is handed back, then it is due at the time given, and only a call for that time makes it due at once', async () => {
+      const { locationId } = await givenRelayed(1);
+      const [claimed] = await claimMine(locationId);
+
+      const until = await pipeline().leases.handBack(claimed!.id, 0, 3_600_000);
+      const meanwhile = await claimMine(locationId);
+      const wrongTime = await pipeline().leases.dueNow(claimed!.id, 0, until!.plusMicros(1n));
+      const called = await pipeline().leases.dueNow(claimed!.id, 0, until!);
+      const calledAgain = await pipeline().leases.dueNow(claimed!.id, 0, until!);
+      const [due] = await claimMine(locationId);
+      const otherGeneration = await pipeline().leases.handBack(claimed!.id, 1, 0);
+
+      expect(until!.isAfter(Instant.fromEpochMillis(Date.now() + 3_000_000))).toBe(true);
+      expect(meanwhile).toEqual([]);
+      expect([wrongTime, called, calledAgain]).toEqual([false, true, false]);
+      expect(due?.id).toBe(claimed!.id);
+      expect(otherGeneration).toBeNull();
+    });
+
     it('When queued deliveries are overdue, then they are listed earliest first, page by page from a position; null lists every queued one, due or not (leased)', async () => {
       const { locationId } = await givenRelayed(3);
       const ids = new Set((await deliveriesOf(locationId)).map((d) => d.id));

@@ -14,6 +14,7 @@ import {
   type OutboxSignals,
   type OverduePosition,
   type RelayBatch,
+  type RelayedDelivery,
   type StoredEvent,
   type WebhookDelivery,
 } from '@pis/domain';
@@ -63,13 +64,13 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
     d.status === 'pending' && (d.nextAttemptAt === null || d.nextAttemptAt.compare(at) <= 0);
 
   const relay: OutboxRelayStore = {
-    relayBatch: (limit) =>
+    relayBatch: (limit, handOff) =>
       host.atomically((state): { state: State; value: RelayBatch } => {
         const unrelayed = [...state.events.values()]
           .flat()
           .filter((e) => !state.relayed.has(e.id))
           .slice(0, limit);
-        if (unrelayed.length === 0) return { state, value: { events: 0, deliveries: 0 } };
+        if (unrelayed.length === 0) return { state, value: { events: 0, created: [] } };
         const relayed = new Map(state.relayed);
         const deliveries = new Map(state.deliveries);
         const runs = new Map(state.deliveryRuns);
@@ -78,7 +79,7 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
             .filter((d) => state.deliveryRuns.get(d.id)?.recovered !== true)
             .map((d) => `${d.eventId}/${d.endpointId}`),
         );
-        let created = 0;
+        const created: RelayedDelivery[] = [];
         for (const event of unrelayed) {
           relayed.set(event.id, true);
           const endpoint = state.endpoints.get(event.locationId);
@@ -99,16 +100,27 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
             createdAt: at,
             updatedAt: at,
           });
-          runs.set(id, { generation: 0, queuedGeneration: null, attemptCount: 0 });
-          created += 1;
+          if (handOff)
+            deliveries.set(id, {
+              ...deliveries.get(id)!,
+              nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+            });
+          runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
+          created.push({
+            deliveryId: id,
+            generation: 0,
+            locationId: event.locationId,
+            endpointId: endpoint.id,
+            event: detach(event),
+          });
         }
         const next = { ...state, relayed, deliveries, deliveryRuns: runs };
-        return { state: next, value: { events: unrelayed.length, deliveries: created } };
+        return { state: next, value: { events: unrelayed.length, created } };
       }),
   };
 
   const leases: DeliveryLeases = {
-    claimById: (id, generation, leaseMs) =>
+    claimById: (id, generation, leaseMs, carried, ownsRelayLease = false) =>
       host.atomically((state): { state: State; value: ClaimById } => {
         const d = state.deliveries.get(id);
         const run = state.deliveryRuns.get(id);
@@ -116,11 +128,34 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
         if (run.generation !== generation)
           return { state, value: { kind: 'nothing-to-do', why: 'superseded' } };
         if (d.status !== 'pending') return { state, value: { kind: 'nothing-to-do', why: 'settled' } };
-        if (!isDue(d, now())) return { state, value: { kind: 'not-due', dueAt: d.nextAttemptAt! } };
-        return {
-          state: lease(state, [id], leaseMs),
-          value: { kind: 'claimed', delivery: claimed(state, d, run) },
-        };
+        const relayLease = carried !== undefined && ownsRelayLease && run.attemptCount === 0;
+        if (!isDue(d, now()) && !relayLease)
+          return { state, value: { kind: 'not-due', dueAt: d.nextAttemptAt! } };
+        const delivery = carried
+          ? { id, ...carried, event: detach(carried.event), generation, attemptCount: run.attemptCount }
+          : claimed(state, d, run);
+        return { state: lease(state, [id], leaseMs), value: { kind: 'claimed', delivery } };
+      }),
+    handBack: (id, generation, dueInMs) =>
+      host.atomically((state) => {
+        const d = state.deliveries.get(id);
+        if (!d || d.status !== 'pending' || state.deliveryRuns.get(id)?.generation !== generation)
+          return { state, value: null };
+        const next = lease(state, [id], dueInMs);
+        return { state: next, value: next.deliveries.get(id)!.nextAttemptAt };
+      }),
+    dueNow: (id, generation, handedBackUntil) =>
+      host.atomically((state) => {
+        const d = state.deliveries.get(id);
+        const at = now();
+        const waiting =
+          d?.status === 'pending' &&
+          state.deliveryRuns.get(id)?.generation === generation &&
+          d.nextAttemptAt?.compare(handedBackUntil) === 0 &&
+          handedBackUntil.compare(at) > 0;
+        if (!waiting) return { state, value: false };
+        const deliveries = new Map(state.deliveries).set(id, { ...d, nextAttemptAt: at });
+        return { state: with_(state, 'deliveries', deliveries), value: true };
       }),
     claimDue: (limit, leaseMs, room) =>
       host.atomically((state) => {
@@ -220,6 +255,16 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
           const run = runs.get(job.deliveryId);
           if (run && run.generation === job.generation)
             runs.set(job.deliveryId, { ...run, queuedGeneration: job.generation });
+        }
+        return { state: with_(state, 'deliveryRuns', runs), value: undefined };
+      }),
+    markUnqueued: (jobs: readonly DeliveryJob[]) =>
+      host.atomically((state) => {
+        const runs = new Map(state.deliveryRuns);
+        for (const job of jobs) {
+          const run = runs.get(job.deliveryId);
+          if (run && run.generation === job.generation && run.queuedGeneration === job.generation)
+            runs.set(job.deliveryId, { ...run, queuedGeneration: null });
         }
         return { state: with_(state, 'deliveryRuns', runs), value: undefined };
       }),

@@ -97,11 +97,6 @@ export class EndpointSlots {
     return true;
   }
 
-  /** Counts an attempt already under way since `at` (claimed before its endpoint reached its cap). */
-  hold(endpointId: string, at: number): void {
-    this.standing(endpointId).started.push(at);
-  }
-
   /**
    * Gives back the slot taken at `takenAt`, noting how the attempt went (no pace: no attempt
    * was made), and calls back as many waiting jobs of the endpoint as it now has free slots.

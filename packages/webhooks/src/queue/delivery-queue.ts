@@ -1,21 +1,54 @@
-import type { EnqueueCandidates } from '@pis/domain';
+import {
+  Instant,
+  type EnqueueCandidates,
+  type EventType,
+  type RelayedDelivery,
+  type StoredEvent,
+} from '@pis/domain';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { deliveryJobId } from '../delivery/scheduler';
+
+export { deliveryJobId };
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
+
+/** An event as a job carries it (JSON: its instant as epoch microseconds). */
+interface CarriedEventData {
+  id: string;
+  sequence: number;
+  type: EventType;
+  occurredAtMicros: string;
+  data: unknown;
+  /**
+   * The provider owning the reservation the event names (null: none), so the attempt shows
+   * the id to that provider only. A job without it (written before it was carried) carries
+   * no event the attempt may use: the delivery's claim reads the event instead.
+   */
+  reservationProviderId?: string | null;
+}
 
 export interface DeliveryJobData {
   deliveryId: string;
   generation: number;
   /** The endpoint the delivery goes to (absent on jobs enqueued before per-endpoint caps). */
   endpointId?: string;
+  /** The location and event, on jobs the relay handed over: the attempt reads neither. */
+  locationId?: string;
+  event?: CarriedEventData;
+}
+
+/** A delivery as its job names it, with its event when the job carries it. */
+export interface JobDelivery {
+  deliveryId: string;
+  generation: number;
+  endpointId?: string;
+  locationId?: string;
+  event?: StoredEvent;
 }
 
 /** Job states that mean the delivery has no job to run any more. */
 const LOST_STATES = new Set<string>(['unknown', 'completed', 'failed']);
-
-/** One job per delivery generation: enqueuing it twice (two relays, a retry) adds it once. */
-export const deliveryJobId = (deliveryId: string, generation: number) => `${deliveryId}-${generation}`;
 
 const JOB_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(\d{1,9})$/;
 
@@ -27,9 +60,29 @@ const JOB_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-
 export function deliveryOfJob(
   jobId: string | undefined,
   data: Partial<DeliveryJobData> | undefined,
-): DeliveryJobData | null {
+): JobDelivery | null {
   if (typeof data?.deliveryId === 'string' && typeof data.generation === 'number') {
-    return { deliveryId: data.deliveryId, generation: data.generation, endpointId: data.endpointId };
+    const { deliveryId, generation, endpointId, locationId, event } = data;
+    return {
+      deliveryId,
+      generation,
+      endpointId,
+      locationId,
+      event:
+        event && locationId && event.reservationProviderId !== undefined
+          ? ({
+              id: event.id,
+              locationId,
+              sequence: event.sequence,
+              type: event.type,
+              occurredAt: Instant.fromEpochMicros(BigInt(event.occurredAtMicros)),
+              data: event.data,
+              ...(event.reservationProviderId === null
+                ? {}
+                : { reservationProviderId: event.reservationProviderId }),
+            } as StoredEvent)
+          : undefined,
+    };
   }
   const named = JOB_ID.exec(jobId ?? '');
   return named ? { deliveryId: named[1]!, generation: Number(named[2]) } : null;
@@ -121,6 +174,40 @@ export class DeliveryQueue {
     );
     await this.candidates.markQueued(due);
     return due.length;
+  }
+
+  /**
+   * Hands the relay's new deliveries to Redis, each job carrying its event. The relay marked
+   * them queued as it inserted them; when Redis refuses them they are marked unqueued again,
+   * so the enqueuer's next round adds them (the store stays the truth).
+   */
+  async handOff(deliveries: readonly RelayedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    try {
+      await this.queue.addBulk(
+        deliveries.map(({ deliveryId, generation, endpointId, locationId, event }) => ({
+          name: 'deliver',
+          data: {
+            deliveryId,
+            generation,
+            endpointId,
+            locationId,
+            event: {
+              id: event.id,
+              sequence: event.sequence,
+              type: event.type,
+              occurredAtMicros: event.occurredAt.epochMicros.toString(),
+              data: event.data,
+              reservationProviderId: event.reservationProviderId ?? null,
+            },
+          },
+          opts: { jobId: deliveryJobId(deliveryId, generation) },
+        })),
+      );
+    } catch (error) {
+      await this.candidates.markUnqueued(deliveries);
+      throw error;
+    }
   }
 
   /**

@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { DeliveryRuntime } from '../delivery/delivery-runtime';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
-import { relayLoop } from '../relay/relay-loop';
-import { WakeableLoop } from '../support/wakeable-loop';
-import { DeliveryQueue } from './delivery-queue';
 import type { SlotUsage } from '../delivery/endpoint-slots';
-import { DeliveryWorker } from './delivery-worker';
+import { WakeableLoop } from '../support/wakeable-loop';
+import { BullMqScheduler, type BullMqJob } from './bullmq-scheduler';
+import { DeliveryQueue } from './delivery-queue';
 
 export interface QueuedDeliveryOptions extends DeliveryDeps {
   redisUrl: string;
@@ -20,34 +20,38 @@ export interface QueuedDeliveryOptions extends DeliveryDeps {
 }
 
 /**
- * The worker deployment: the outbox relay (woken by commit signals), the enqueuer that
- * turns new delivery generations into BullMQ jobs (and puts back jobs Redis lost), and the
- * BullMQ worker that attempts them. The relay needs only the store, so events keep turning
- * into deliveries while Redis is away; the enqueuer catches up when it is back.
+ * The worker deployment: the delivery engine over BullMQ, with the outbox relay (woken by
+ * commit signals) and the enqueuer that turns delivery generations the store has and Redis
+ * does not into jobs (and puts back jobs Redis lost). The relay needs only the store, so
+ * events keep turning into deliveries while Redis is away; the enqueuer catches up when it
+ * is back.
  */
 export class QueuedDelivery {
   readonly stack: DeliveryStack;
   readonly queue: DeliveryQueue;
-  private readonly worker: DeliveryWorker;
-  private readonly relay: WakeableLoop;
+  private readonly runtime: DeliveryRuntime<BullMqJob>;
   private readonly enqueuer: WakeableLoop;
-  private readonly options: QueuedDeliveryOptions;
   private readonly logger: Logger;
-  private unsubscribe: (() => Promise<void>) | null = null;
   private readonly producerRedis: Redis;
   private readonly workerRedis: Redis;
   private readonly lostCheckEveryMs: number;
   private lastLostCheck = 0;
 
   constructor(options: QueuedDeliveryOptions) {
-    this.options = options;
     const logger: Logger = options.logger;
     this.logger = logger;
     this.stack = deliveryStack(options);
     const pollMs = options.pollMs ?? 500;
     // The producer fails fast while Redis is down (the enqueuer retries); the worker waits.
-    this.producerRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.workerRedis = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+    this.producerRedis = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+    });
+    this.workerRedis = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: null,
+      enableAutoPipelining: true,
+    });
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
     const overdueAfterMs = 2 * this.stack.leaseMs;
     this.lostCheckEveryMs = overdueAfterMs / 2;
@@ -56,14 +60,13 @@ export class QueuedDelivery {
       prefix: options.prefix,
       overdueAfterMs,
     });
-    this.worker = new DeliveryWorker(options.store.leases, this.stack.attempts, logger, {
+    const scheduler = new BullMqScheduler(this.queue, {
       connection: this.workerRedis,
       prefix: options.prefix,
       concurrency: options.concurrency,
       leaseMs: this.stack.leaseMs,
       timeoutMs: this.stack.timeoutMs,
-      slowAfterMs: this.stack.slowAfterMs,
-      closeTimeoutMs: options.closeTimeoutMs,
+      logger,
     });
     this.enqueuer = new WakeableLoop(() => this.enqueue(), {
       idleMs: pollMs,
@@ -71,10 +74,14 @@ export class QueuedDelivery {
       logger,
       name: 'webhook-enqueuer',
     });
-    this.relay = relayLoop(options.store.relay, {
+    this.runtime = new DeliveryRuntime({
+      store: options.store,
+      stack: this.stack,
+      scheduler,
+      concurrency: options.concurrency,
       pollMs,
+      closeTimeoutMs: options.closeTimeoutMs,
       logger,
-      onDeliveries: () => this.enqueuer.wake(),
     });
   }
 
@@ -82,29 +89,24 @@ export class QueuedDelivery {
     // The producer queues no command while it connects: its first round waits for the
     // connection (for a while; a Redis still down then is the enqueuer's to retry and log).
     await readyWithin(this.producerRedis, 10_000);
-    this.unsubscribe = await this.options.store.signals.subscribe(() => this.relay.wake());
-    this.relay.start();
+    await this.runtime.start();
     this.enqueuer.start();
-    this.worker.start();
   }
 
   wake(): void {
-    this.relay.wake();
+    this.runtime.wake();
   }
 
   /** The worker's slots at a glance (its `/metrics`). */
   slotUsage(): SlotUsage {
-    return this.worker.slotUsage();
+    return this.runtime.slotUsage();
   }
 
-  /** Stops relaying and enqueuing, lets the worker finish what it holds (up to its close timeout). */
+  /** Stops relaying and enqueuing, lets the engine finish what it holds (up to its close timeout). */
   async stop(): Promise<void> {
-    await this.unsubscribe?.();
-    this.unsubscribe = null;
-    await Promise.all([this.relay.stop(), this.enqueuer.stop()]);
-    await this.worker.close();
+    await this.enqueuer.stop();
+    await this.runtime.stop();
     await this.queue.close();
-    this.stack.sender.close();
     await Promise.all(
       [this.producerRedis, this.workerRedis].map((r) => r.quit().catch(() => r.disconnect())),
     );

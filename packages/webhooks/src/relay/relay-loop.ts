@@ -1,4 +1,4 @@
-import type { OutboxRelayStore } from '@pis/domain';
+import type { OutboxRelayStore, RelayedDelivery, RelayHandOff } from '@pis/domain';
 import type { Logger } from 'pino';
 import { WakeableLoop } from '../support/wakeable-loop';
 
@@ -8,21 +8,46 @@ export interface RelayLoopOptions {
   /** Poll fallback between rounds that found nothing (commit signals and `wake()` are the fast path). */
   pollMs: number;
   logger: Logger;
-  /** Called after a batch created deliveries, so whoever sends them looks at once. */
-  onDeliveries: () => void;
+}
+
+/** Where the relay's new deliveries go: the delivery scheduler. */
+export interface RelayTarget {
+  /** Set when `enqueue` hands the deliveries to a queue: they are marked queued and leased for their first attempt as they are inserted. */
+  readonly handOff: RelayHandOff | null;
+  enqueue(deliveries: readonly RelayedDelivery[]): Promise<void>;
 }
 
 /**
  * The outbox relay: fans committed events out to deliveries batch after batch while the
- * outbox has unrelayed events, then waits for a wake or the poll. Several relays (processes)
- * share the work; the store keeps a repeated fan-out harmless.
+ * outbox has unrelayed events, handing each batch's deliveries to the scheduler, then waits
+ * for a wake or the poll. Several relays (processes) share the work; the store keeps a
+ * repeated fan-out harmless. A hand-off that fails does not stop relaying: the scheduler
+ * recovers the deliveries from the store (see `EnqueueCandidates`).
  */
-export function relayLoop(relay: OutboxRelayStore, options: RelayLoopOptions): WakeableLoop {
+export function relayLoop(
+  relay: OutboxRelayStore,
+  target: RelayTarget,
+  options: RelayLoopOptions,
+): WakeableLoop {
   const batchSize = options.batchSize ?? 500;
+  let handOffFailing = false;
   return new WakeableLoop(
     async () => {
-      const batch = await relay.relayBatch(batchSize);
-      if (batch.deliveries > 0) options.onDeliveries();
+      const batch = await relay.relayBatch(batchSize, target.handOff ?? undefined);
+      if (batch.created.length > 0) {
+        try {
+          await target.enqueue(batch.created);
+          if (handOffFailing) options.logger.info('new deliveries are handed to the scheduler again');
+          handOffFailing = false;
+        } catch (err) {
+          if (!handOffFailing)
+            options.logger.warn(
+              { err },
+              'new deliveries could not be handed to the scheduler; it will take them from the store',
+            );
+          handOffFailing = true;
+        }
+      }
       return batch.events === batchSize;
     },
     { idleMs: options.pollMs, errorBackoffMs: 1_000, logger: options.logger, name: 'outbox-relay' },

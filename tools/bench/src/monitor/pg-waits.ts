@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { round } from '../report/stats';
+import { CLOCK_TICKS, readStat } from './proc';
 
 export interface WaitProfile {
   /** Mean number of backends of the benchmark database in a statement or a transaction. */
@@ -11,6 +12,12 @@ export interface WaitProfile {
   checkpoints: number;
   /** Share of samples in which an autovacuum worker ran (any database of the server). */
   autovacuumShare: number;
+  /**
+   * CPU of the benchmark database's own backends (from /proc, by the pids in
+   * `pg_stat_activity`), in cores: PostgreSQL's work for this run without the other
+   * databases of a shared server. Background processes (WAL writer, checkpointer) are not in it.
+   */
+  databaseCores: number;
 }
 
 const CHECKPOINTS = `SELECT checkpoints_timed + checkpoints_req AS n FROM pg_stat_bgwriter`;
@@ -31,6 +38,9 @@ export class PgWaitSampler {
   private autovacuum = 0;
   private checkpointsAtStart = 0;
   private busy = false;
+  /** Per backend of the database: its CPU ticks when first seen (0 if it started during the run) and when last seen. */
+  private readonly backendTicks = new Map<number, { first: number; last: number }>();
+  private startedAt = 0;
 
   constructor(
     private readonly databaseUrl: string,
@@ -41,12 +51,18 @@ export class PgWaitSampler {
     this.client = new Client({ connectionString: this.databaseUrl, application_name: 'pis-bench-monitor' });
     await this.client.connect();
     this.checkpointsAtStart = Number((await this.client.query<{ n: string }>(CHECKPOINTS)).rows[0]!.n);
+    await this.noteBackends(true);
+    this.startedAt = performance.now();
     this.timer = setInterval(() => void this.sample(), intervalMs);
   }
 
   async stop(): Promise<WaitProfile> {
     if (this.timer) clearInterval(this.timer);
     while (this.busy) await new Promise((r) => setTimeout(r, 5));
+    await this.noteBackends(false).catch(() => undefined);
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    let ticks = 0;
+    for (const { first, last } of this.backendTicks.values()) ticks += last - first;
     const checkpoints = await this.client
       ?.query<{ n: string }>(CHECKPOINTS)
       .then((r) => Number(r.rows[0]!.n) - this.checkpointsAtStart)
@@ -61,13 +77,30 @@ export class PgWaitSampler {
       samples: this.samples,
       checkpoints: checkpoints ?? Number.NaN,
       autovacuumShare: round(this.autovacuum / Math.max(1, this.samples), 2),
+      databaseCores: round(ticks / CLOCK_TICKS / Math.max(seconds, 0.001)),
     };
+  }
+
+  /** Reads the CPU ticks of the database's backends; those first seen after the start began during the run. */
+  private async noteBackends(atStart: boolean): Promise<void> {
+    const { rows } = await this.client!.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+      [this.database],
+    );
+    for (const { pid } of rows) {
+      const ticks = readStat(pid)?.cpuTicks;
+      if (ticks === undefined) continue;
+      const seen = this.backendTicks.get(pid);
+      if (seen) seen.last = ticks;
+      else this.backendTicks.set(pid, { first: atStart ? ticks : 0, last: ticks });
+    }
   }
 
   private async sample(): Promise<void> {
     if (this.busy || this.client === null) return;
     this.busy = true;
     try {
+      await this.noteBackends(false);
       const { rows } = await this.client.query<{ event: string; n: string }>(
         `SELECT CASE WHEN backend_type = 'autovacuum worker' THEN 'autovacuum'
                      WHEN state = 'active' THEN coalesce(wait_event_type || ':' || wait_event, 'CPU')

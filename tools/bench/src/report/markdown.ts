@@ -150,7 +150,7 @@ export function signals(r: ScenarioResult, cpus: number): string {
       .map((e) => `${e.event} ${Math.round(e.share * 100)} %`)
       .join(', ');
     parts.push(
-      `PostgreSQL: ${fixed(r.waits.meanActive, 1)} backends busy on average${events ? ` (${events})` : ''}`,
+      `PostgreSQL: ${fixed(r.waits.meanActive, 1)} backends busy on average${events ? ` (${events})` : ''}, this database's backends ${fixed(r.waits.databaseCores)} cores`,
     );
     const background = [
       r.waits.checkpoints > 0 ? `${r.waits.checkpoints} checkpoint(s) began` : '',

@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { call, PROVIDER } from '../api-client';
 import { deleteRedisPrefix } from '../database';
 import { buckets, round, summarize, type Sample } from '../report/stats';
-import { measure, type ScenarioContext, type ScenarioResult } from '../scenario';
+import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
 import type { BenchLocation } from '../seed';
 import { WebhookReceiver } from './webhook-receiver';
 
@@ -134,6 +134,7 @@ export async function webhookPipeline(
           'deliveries/s (all, from the first commit)': sustained,
           'deliveries/s (steady: middle 80 % of receipts)': steady,
           'duplicate deliveries': burstDuplicates,
+          ...cpuPerDelivery(a, options.burstEvents),
         },
         timeline: buckets(burstSamples, 1000),
         bucketMs: 1000,
@@ -155,6 +156,7 @@ export async function webhookPipeline(
           'commit-to-receipt p99 ms': latency.p99,
           'commit-to-receipt max ms': latency.max,
           ...stages,
+          ...cpuPerDelivery(b, b.value.commits.size),
         },
         timeline: buckets(samples),
         notes: [
@@ -185,6 +187,25 @@ export async function webhookPipeline(
     await pool.end();
     await receiver.stop();
   }
+}
+
+/**
+ * CPU per delivery, in ms: the worker's, Redis's and PostgreSQL's, the latter both as this
+ * database's backends (what the pipeline asked of it) and as the whole server (with its WAL
+ * writer and checkpointer, and whatever other databases of a shared server did meanwhile).
+ */
+function cpuPerDelivery(run: Measured<unknown>, deliveries: number): Record<string, number | string> {
+  const seconds = run.usage.seconds;
+  const ms = (cores: number | undefined) => round(((cores ?? 0) * seconds * 1000) / deliveries, 3);
+  const worker = ms(run.usage.roles['worker']?.cpuCores);
+  const redis = ms(run.usage.roles['redis']?.cpuCores);
+  const database = ms(run.waits?.databaseCores);
+  const server = ms(run.usage.roles['postgres']?.cpuCores);
+  return {
+    'CPU per delivery, ms: worker / Redis / PostgreSQL (this database) / PostgreSQL (server)': `${worker} / ${redis} / ${database} / ${server}`,
+    'CPU per delivery, ms: worker + PostgreSQL (this database) + Redis': round(worker + database + redis, 3),
+    'CPU per delivery, ms: worker + PostgreSQL (server) + Redis': round(worker + server + redis, 3),
+  };
 }
 
 /**
