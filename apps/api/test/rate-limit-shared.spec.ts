@@ -18,6 +18,8 @@ jest.setTimeout(60_000);
 const RPS = 6;
 /** Requests per two-second window: a burst of twice the rate. */
 const WINDOW = 2 * RPS;
+/** The limiter's window (`RATE_WINDOW_SECONDS` in the rate limiter). */
+const WINDOW_MS = 2_000;
 let h: Harness;
 const prefixes: string[] = [];
 beforeAll(async () => {
@@ -45,12 +47,28 @@ async function twoApis(env: Record<string, string>, logger?: ReturnType<typeof c
 }
 
 /** `count` requests of one key at once, alternating between the APIs. */
-async function burst(apis: Harness[], key: string, count: number): Promise<Response[]> {
+async function sendAtOnce(apis: Harness[], key: string, count: number): Promise<Response[]> {
   return Promise.all(
     Array.from({ length: count }, (_, i) =>
       apis[i % apis.length]!.client(key).get(`${P}/webhook-deliveries`),
     ),
   );
+}
+
+/**
+ * `count` requests of one key at once, all answered within one window. A window opens at a
+ * key's first request and lasts two seconds; on a machine busy enough that the burst takes
+ * longer than that, its tail falls into the next window and the counts mean nothing. Such a
+ * burst is sent again once the window it opened has ended (the premise, not the limit, failed).
+ */
+async function burst(apis: Harness[], key: string, count: number): Promise<Response[]> {
+  for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    const answers = await sendAtOnce(apis, key, count);
+    const took = Date.now() - started;
+    if (took < WINDOW_MS - 200 || attempt === 5) return answers;
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS + 100));
+  }
 }
 
 const statuses = (answers: Response[]) => answers.map((r) => r.status).sort();
