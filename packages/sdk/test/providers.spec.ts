@@ -173,6 +173,27 @@ describe('a provider key in the SDK', () => {
     expect((after!['check'] as { items: unknown[] }).items.length).toBe(2);
   });
 
+  it('When two calls race with one key of the caller’s, then the item is added once and both resolve with its answer (the second replayed, or retried past idempotency_in_progress)', async () => {
+    const venue = venues[2]!;
+    const sdk = createProviderClient({
+      baseUrl: proxy.origin,
+      apiKey: provider.key,
+      locationId: venue.id,
+      retry: { retries: 8, minDelayMs: 20, maxDelayMs: 1000 },
+    });
+    const order = await sdk.sandbox.openWalkInOrder({ tableIds: [venue.tables[1]!], covers: 2 });
+    const key = `race-${order.id}`;
+    const add = () =>
+      sdk.sandbox.addOrderItem(order.id, { label: 'Amaro', amountMinor: 800 }, { idempotencyKey: key });
+
+    const [one, two] = await Promise.all([add(), add()]);
+
+    expect(two).toEqual(one);
+    expect(one.check.items.map((i) => i.label)).toEqual(['Amaro']);
+    const stored = (await h.openOrders(venue)).find((o) => o['id'] === order.id)!;
+    expect((stored['check'] as { items: unknown[] }).items).toHaveLength(1);
+  });
+
   it('When the same key is used per call across venues, then each call acts for the location it names', async () => {
     const sdk = sdkFor(provider);
     const [a, b] = venues;
