@@ -150,3 +150,23 @@ it('When the console sends bad input, then the envelope’s message is shown as 
   expect(seen.offHost).toEqual([]);
   await page.close();
 }, 60_000);
+
+it('When there are more locations than one page, then "More locations" reads the next page and an older location is picked by name', async () => {
+  const older = await h.location({ tables: 1 });
+  for (let i = 0; i < 100; i += 1) {
+    await h.operator
+      .post(`${B}/locations`)
+      .send({ name: `Filler ${uniqueId('l')}`, brand: 'filler' })
+      .expect(201);
+  }
+  const { page, seen } = await signedIn();
+  await page.locator('[data-action="more-locations"]').waitFor();
+  expect(await page.locator('#location option', { hasText: older.name }).count()).toBe(0);
+
+  await page.click('[data-action="more-locations"]');
+  await pickLocation(page, older.name);
+  await row(page, 'connections', { id: older.id }).waitFor();
+  expect(page.url()).toContain(`#location=${older.id}`);
+  expect([...seen.errors, ...seen.failed, ...seen.offHost]).toEqual([]);
+  await page.close();
+}, 60_000);
