@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { footprint, rotatedExtent, type Shape } from '@pis/console/src/geometry';
 import { launchChromium } from './support/chromium';
+import { pickLocation } from './support/console-page';
 import { Harness, type TestLocation } from './support/harness';
 import { watch } from './support/page-watch';
 import { Receiver } from './support/receiver';
@@ -97,8 +98,7 @@ async function openConsole(): Promise<Opened> {
   await page.goto(`${h.api.baseUrl}/console`);
   await page.fill('#token', BACKOFFICE_TOKEN);
   await page.click('.token-form button[type=submit]');
-  await page.fill('#location-id', loc.id);
-  await page.click('.location-form button[type=submit]');
+  await pickLocation(page, loc.name);
   await page.locator('.plan-status[data-status="draft"]').waitFor();
   return { loc, page, seen, ids, hookPath };
 }

@@ -2,7 +2,11 @@ import { ProviderApiError } from '@pis/sdk';
 import createClient from 'openapi-fetch';
 import type {
   BackofficePaths,
+  Connection,
   DeliveryPage,
+  LocationPage,
+  Provider,
+  ProviderPage,
   DeliveryStatus,
   Order,
   PublishPreview,
@@ -30,7 +34,46 @@ export function backoffice(token: string, origin = window.location.origin) {
     headers: { Authorization: `Bearer ${token}` },
   });
   const at = (locationId: string) => ({ params: { path: { locationId } } });
+  const page = (cursor: string | null, limit: number) => ({
+    params: { query: { limit, ...(cursor ? { cursor } : {}) } },
+  });
+  const connection = (locationId: string, providerId: string) => ({
+    params: { path: { locationId, providerId } },
+  });
   return {
+    /** One page of the locations, newest first: what the location picker offers. */
+    async locations(cursor: string | null, limit = 100): Promise<LocationPage> {
+      return unwrap(await client.GET('/api/backoffice/v1/locations', page(cursor, limit)));
+    },
+    /** One page of the providers, newest first: what the grant picker offers. */
+    async providers(cursor: string | null, limit = 100): Promise<ProviderPage> {
+      return unwrap(await client.GET('/api/backoffice/v1/providers', page(cursor, limit)));
+    },
+    async createProvider(body: { name: string; brand: string }): Promise<Provider> {
+      return unwrap(await client.POST('/api/backoffice/v1/providers', { body }));
+    },
+    async connections(locationId: string): Promise<Connection[]> {
+      const answer = await client.GET(
+        '/api/backoffice/v1/locations/{locationId}/connections',
+        at(locationId),
+      );
+      return unwrap(answer).connections;
+    },
+    async grant(locationId: string, providerId: string): Promise<Connection> {
+      return unwrap(
+        await client.PUT(
+          '/api/backoffice/v1/locations/{locationId}/connections/{providerId}',
+          connection(locationId, providerId),
+        ),
+      );
+    },
+    async revoke(locationId: string, providerId: string): Promise<void> {
+      const { error, response } = await client.DELETE(
+        '/api/backoffice/v1/locations/{locationId}/connections/{providerId}',
+        connection(locationId, providerId),
+      );
+      if (!response.ok) throw ProviderApiError.fromResponse(response, error);
+    },
     async workingPlan(locationId: string): Promise<WorkingPlan> {
       return unwrap(
         await client.GET('/api/backoffice/v1/locations/{locationId}/floorplan/working', at(locationId)),

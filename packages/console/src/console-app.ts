@@ -3,8 +3,11 @@ import { backoffice, type Backoffice } from './api';
 import { h, when } from './dom';
 import type { PlanSide } from './plan-view';
 import {
+  connectionsSection,
   deliveriesSection,
   header,
+  locationLabel,
+  locationPicker,
   ordersSection,
   planSection,
   publishSection,
@@ -12,7 +15,16 @@ import {
   UUID,
 } from './sections';
 import { forgetToken, storeToken, storedToken } from './token';
-import type { Delivery, DeliveryStatus, Order, PublishPreview, WorkingPlan } from './types';
+import type {
+  Connection,
+  Delivery,
+  DeliveryStatus,
+  Location,
+  Order,
+  Provider,
+  PublishPreview,
+  WorkingPlan,
+} from './types';
 
 /** Occupancy is read every POLL_MS; the plan and the delivery log every SLOW_TICKS polls. */
 const POLL_MS = 2000;
@@ -26,6 +38,7 @@ interface LocationData {
   deliveries: Delivery[];
   nextCursor: string | null;
   deliveryStatus: DeliveryStatus | null;
+  connections: Connection[] | null;
 }
 
 const emptyData = (): LocationData => ({
@@ -35,7 +48,24 @@ const emptyData = (): LocationData => ({
   deliveries: [],
   nextCursor: null,
   deliveryStatus: null,
+  connections: null,
 });
+
+/** A list the backoffice reads a page at a time (locations, providers). */
+interface Paged<T> {
+  items: T[];
+  /** The cursor of the next page; null once the last page is read. */
+  next: string | null;
+}
+
+const emptyPage = <T>(): Paged<T> => ({ items: [], next: null });
+
+/** The envelope's message, and each refused field with why (validation_failed). */
+function errorText(error: unknown): string {
+  if (!(error instanceof ProviderApiError)) return error instanceof Error ? error.message : String(error);
+  const details = error.details.map((d) => `${d.path || 'body'}: ${d.message}`);
+  return details.length > 0 ? `${error.message} (${details.join('; ')})` : error.message;
+}
 
 /** Whether a poll brought nothing new: the page is then left as it is (no redraw under the pointer). */
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -47,6 +77,10 @@ export class ConsoleApp {
   private data = emptyData();
   private side: PlanSide = 'working';
   private confirming = false;
+  /** The provider whose revoke awaits its confirmation. */
+  private confirmingRevoke: string | null = null;
+  private locations = emptyPage<Location>();
+  private providers = emptyPage<Provider>();
   /** Bumped whenever the token or the location changes, so answers for the old one are dropped. */
   private generation = 0;
   private ticks = 0;
@@ -57,46 +91,89 @@ export class ConsoleApp {
   private readonly publish = h('section', { id: 'publish', 'aria-labelledby': 'publish-title' });
   private readonly orders = h('section', { id: 'orders', 'aria-labelledby': 'orders-title' });
   private readonly deliveries = h('section', { id: 'deliveries', 'aria-labelledby': 'deliveries-title' });
+  private readonly connections = h('section', { id: 'connections', 'aria-labelledby': 'connections-title' });
+  private readonly picker = h('form', { class: 'location-form', method: 'post' });
   private readonly layout = h(
     'div',
     { class: 'location' },
     this.plan,
     h('div', { class: 'side' }, this.publish),
     this.orders,
+    this.connections,
     this.deliveries,
   );
 
-  constructor(private readonly root: HTMLElement) {}
+  constructor(private readonly root: HTMLElement) {
+    this.picker.addEventListener('submit', (event) => event.preventDefault());
+  }
 
   start(): void {
     const token = storedToken();
     if (token !== null) this.api = backoffice(token);
     this.root.replaceChildren(
-      header({
-        open: (id) => this.open(id),
-        invalid: () =>
-          this.say('A location id is a UUID, as returned when the location was created.', 'error'),
-        signOut: () => this.signOut('The token is forgotten in this tab.'),
-      }),
+      header(this.picker, { signOut: () => this.signOut('The token is forgotten in this tab.') }),
       this.notice,
       this.body,
     );
     const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('location');
     if (fromHash && UUID.test(fromHash)) this.locationId = fromHash;
+    this.renderPicker();
+    if (this.api) this.loadLists();
     if (this.api && this.locationId) this.open(this.locationId);
     else this.showBody();
+  }
+
+  /** The first pages of the locations (for the picker) and of the providers (for grants). */
+  private loadLists(): void {
+    this.locations = emptyPage();
+    this.providers = emptyPage();
+    void this.loadLocations();
+    void this.loadProviders();
+  }
+
+  private async loadLocations(more = false): Promise<void> {
+    const cursor = more ? this.locations.next : null;
+    const page = await this.request((api) => api.locations(cursor));
+    if (!page) return;
+    this.locations = {
+      items: more ? [...this.locations.items, ...page.locations] : page.locations,
+      next: page.nextCursor,
+    };
+    this.renderPicker();
+  }
+
+  private async loadProviders(more = false): Promise<void> {
+    const cursor = more ? this.providers.next : null;
+    const page = await this.request((api) => api.providers(cursor));
+    if (!page) return;
+    this.providers = {
+      items: more ? [...this.providers.items, ...page.providers] : page.providers,
+      next: page.nextCursor,
+    };
+    this.renderConnections();
+  }
+
+  private renderPicker(): void {
+    if (this.api === null) return void this.picker.replaceChildren();
+    this.picker.replaceChildren(
+      ...locationPicker(
+        { locations: this.locations.items, selected: this.locationId, more: this.locations.next !== null },
+        { open: (id) => this.open(id), more: () => void this.loadLocations(true) },
+      ),
+    );
   }
 
   private showBody(): void {
     if (this.api === null) return void this.body.replaceChildren(tokenForm((token) => this.useToken(token)));
     if (this.locationId === null) {
       return void this.body.replaceChildren(
-        h('p', { class: 'empty' }, 'Enter a location id above to open its floor plan.'),
+        h('p', { class: 'empty' }, 'Choose a location above to open its floor plan and its providers.'),
       );
     }
     this.body.replaceChildren(this.layout);
     this.renderPlan();
     this.renderOrders();
+    this.renderConnections();
     this.renderDeliveries();
   }
 
@@ -104,6 +181,8 @@ export class ConsoleApp {
     storeToken(token);
     this.api = backoffice(token);
     this.say('');
+    this.renderPicker();
+    this.loadLists();
     if (this.locationId) this.open(this.locationId);
     else this.showBody();
   }
@@ -114,21 +193,27 @@ export class ConsoleApp {
     this.data = emptyData();
     this.side = 'working';
     this.confirming = false;
+    this.confirmingRevoke = null;
     window.history.replaceState(null, '', `#location=${locationId}`);
-    const input = document.getElementById('location-id');
-    if (input instanceof HTMLInputElement) input.value = locationId;
+    this.renderPicker();
     this.say('');
     this.showBody();
     const generation = this.generation;
-    void Promise.all([this.loadPlan(), this.loadOrders(), this.loadDeliveries()]).then(() =>
-      this.poll(generation),
-    );
+    void Promise.all([
+      this.loadPlan(),
+      this.loadOrders(),
+      this.loadConnections(),
+      this.loadDeliveries(),
+    ]).then(() => this.poll(generation));
   }
 
   private signOut(message: string, kind: 'info' | 'error' = 'info'): void {
     forgetToken();
     this.api = null;
     this.generation += 1;
+    this.locations = emptyPage();
+    this.providers = emptyPage();
+    this.renderPicker();
     this.showBody();
     this.say(message, kind);
   }
@@ -142,6 +227,7 @@ export class ConsoleApp {
         await Promise.all([
           this.loadOrders(),
           slow ? this.loadPlan() : null,
+          slow && this.confirmingRevoke === null ? this.loadConnections() : null,
           // A log paged past its first page stays as the operator left it.
           slow && this.data.nextCursor === null ? this.loadDeliveries() : null,
         ]);
@@ -171,10 +257,70 @@ export class ConsoleApp {
         this.generation += 1;
         this.say(`There is no location ${locationId}.`, 'error');
       } else {
-        this.say(error instanceof Error ? error.message : String(error), 'error');
+        this.say(errorText(error), 'error');
       }
       return undefined;
     }
+  }
+
+  /** Runs a call that names no location (the lists, a new provider) while the token stays the same. */
+  private async request<T>(run: (api: Backoffice) => Promise<T>): Promise<T | undefined> {
+    const { api } = this;
+    if (api === null) return undefined;
+    try {
+      const value = await run(api);
+      return api === this.api ? value : undefined;
+    } catch (error) {
+      if (api !== this.api) return undefined;
+      if (error instanceof ProviderApiError && error.status === 401) {
+        this.signOut('The backoffice token was refused: enter it again.', 'error');
+      } else {
+        this.say(errorText(error), 'error');
+      }
+      return undefined;
+    }
+  }
+
+  private async loadConnections(): Promise<void> {
+    const connections = await this.call((api, id) => api.connections(id));
+    if (!connections || same(connections, this.data.connections)) return;
+    this.data.connections = connections;
+    this.renderConnections();
+  }
+
+  private async grant(providerId: string): Promise<void> {
+    const granted = await this.call((api, id) => api.grant(id, providerId), 'item');
+    if (!granted) return;
+    this.say(`${granted.providerName} may now act for ${this.locationName()}.`);
+    await this.loadConnections();
+  }
+
+  private async revoke(connection: Connection): Promise<void> {
+    this.confirmingRevoke = null;
+    const done = await this.call(async (api, id) => {
+      await api.revoke(id, connection.providerId);
+      return true;
+    }, 'item');
+    if (!done) return this.renderConnections();
+    this.say(
+      `${connection.providerName} is disconnected from ${this.locationName()}: its calls there are refused.`,
+    );
+    await this.loadConnections();
+  }
+
+  private async createProvider(name: string, brand: string): Promise<void> {
+    const created = await this.request((api) => api.createProvider({ name, brand }));
+    if (!created) return;
+    this.say(
+      `Provider ${created.name} is created: grant it to a location, then issue its key (pnpm cli provider key).`,
+    );
+    this.providers = emptyPage();
+    await this.loadProviders();
+  }
+
+  private locationName(): string {
+    const location = this.locations.items.find((l) => l.id === this.locationId);
+    return location ? locationLabel(location) : 'this location';
   }
 
   private async loadPlan(): Promise<void> {
@@ -261,6 +407,30 @@ export class ConsoleApp {
 
   private renderOrders(): void {
     this.orders.replaceChildren(...ordersSection(this.data.orders, this.data.working));
+  }
+
+  private renderConnections(): void {
+    if (this.locationId === null || this.api === null) return;
+    this.connections.replaceChildren(
+      ...connectionsSection(
+        {
+          connections: this.data.connections,
+          providers: this.providers.items,
+          moreProviders: this.providers.next !== null,
+          confirming: this.confirmingRevoke,
+        },
+        {
+          grant: (providerId) => void this.grant(providerId),
+          ask: (providerId) => {
+            this.confirmingRevoke = providerId;
+            this.renderConnections();
+          },
+          revoke: (connection) => void this.revoke(connection),
+          moreProviders: () => void this.loadProviders(true),
+          createProvider: (name, brand) => void this.createProvider(name, brand),
+        },
+      ),
+    );
   }
 
   private renderDeliveries(): void {

@@ -1,9 +1,11 @@
 export {
   createProviderClient,
+  type CallOptions,
   type ProviderClient,
   type ProviderClientOptions,
   type SandboxClient,
 } from './provider-client';
+export { type RetryOptions } from './retry';
 export { readEventFeed, type EventFeedReaderOptions } from './event-feed';
 export { ProviderApiError } from './provider-api-error';
 export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhook';

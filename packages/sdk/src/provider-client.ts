@@ -1,6 +1,8 @@
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import { ProviderApiError } from './provider-api-error';
+import { IDEMPOTENCY_KEY, retryingFetch, type RetryOptions } from './retry';
 import type {
+  ConnectionListResponse,
   DeliveryListResponse,
   EventFeedResponse,
   FloorPlanImportRequest,
@@ -13,6 +15,7 @@ import type {
   PublishResponse,
   ProviderPaths,
   PublishedFloorPlan,
+  ProviderConnection,
   QueryOf,
   RecoverRequest,
   RecoverResponse,
@@ -29,10 +32,35 @@ import type {
 export interface ProviderClientOptions {
   /** The service's origin, e.g. `https://pis.example.com` (the paths carry `/api/provider/v1`). */
   baseUrl: string;
-  /** The location's key, `<brand>_sk_live_<secret>` (a sandbox location's: `<brand>_sk_test_<secret>`). */
+  /**
+   * A location's key, `<brand>_sk_live_<secret>` (a sandbox location's: `<brand>_sk_test_<secret>`),
+   * or a provider's key, `<brand>_pk_live_<secret>` / `<brand>_pk_test_<secret>`, which acts for
+   * every location its provider is connected to and names one per call (`locationId`).
+   */
   apiKey: string;
+  /**
+   * The location every call acts for, sent as `Location-Id` (required with a provider key on
+   * every location route). `forLocation(id)` gives a client for another; a call's own
+   * `locationId` wins over both.
+   */
+  locationId?: string;
+  /** The client's own retries (see `RetryOptions`); `{ retries: 0 }` turns them off. */
+  retry?: RetryOptions;
   /** Another fetch (a proxy agent, a test double); globalThis.fetch otherwise. */
   fetch?: ClientOptions['fetch'];
+}
+
+/** What one call may set beside its parameters. */
+export interface CallOptions {
+  /** The location this call acts for (`Location-Id`), over the client's. */
+  locationId?: string;
+  /**
+   * The `Idempotency-Key` of a POST, over the one the client generates: pass your own to make
+   * a retry of yours (after a crash, from a queue) safe too.
+   */
+  idempotencyKey?: string;
+  /** Aborts the call, its retries and the wait between them. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,26 +68,47 @@ export interface ProviderClientOptions {
  * rejects with a `ProviderApiError` for any other answer (network failures reject as fetch does).
  */
 export interface ProviderClient {
-  createReservation(body: ReservationRequest): Promise<ReservationWriteResponse>;
+  /** The location this client's calls act for (`Location-Id`), if any. */
+  readonly locationId: string | null;
+  /** A client with the same key and settings whose every call acts for `locationId`. */
+  forLocation(locationId: string): ProviderClient;
+  /**
+   * One page of the locations the key's provider is connected to, active and revoked, by
+   * `grantedAt` (a location key: its one location). Sends no `Location-Id`.
+   */
+  listConnections(query?: QueryOf<'listConnections'>, options?: CallOptions): Promise<ConnectionListResponse>;
+  /** Every connection, page after page (`listConnections` following `nextCursor`). */
+  readConnections(options?: CallOptions & { pageSize?: number }): AsyncGenerator<ProviderConnection>;
+  createReservation(body: ReservationRequest, options?: CallOptions): Promise<ReservationWriteResponse>;
   /** Full-body update; a write older than or equal to the stored one answers outcome `stale`. */
-  updateReservation(externalId: string, body: ReservationRequest): Promise<ReservationWriteResponse>;
-  listReservations(query: QueryOf<'listReservations'>): Promise<ReservationListResponse>;
-  getFloorPlan(): Promise<PublishedFloorPlan>;
-  importFloorPlan(body: FloorPlanImportRequest): Promise<ImportResult>;
-  getWebhookEndpoint(): Promise<WebhookEndpoint>;
-  putWebhookEndpoint(body: WebhookEndpointRequest): Promise<WebhookEndpoint>;
-  deleteWebhookEndpoint(): Promise<void>;
-  rotateWebhookSecret(): Promise<WebhookEndpoint>;
+  updateReservation(
+    externalId: string,
+    body: ReservationRequest,
+    options?: CallOptions,
+  ): Promise<ReservationWriteResponse>;
+  listReservations(
+    query: QueryOf<'listReservations'>,
+    options?: CallOptions,
+  ): Promise<ReservationListResponse>;
+  getFloorPlan(options?: CallOptions): Promise<PublishedFloorPlan>;
+  importFloorPlan(body: FloorPlanImportRequest, options?: CallOptions): Promise<ImportResult>;
+  getWebhookEndpoint(options?: CallOptions): Promise<WebhookEndpoint>;
+  putWebhookEndpoint(body: WebhookEndpointRequest, options?: CallOptions): Promise<WebhookEndpoint>;
+  deleteWebhookEndpoint(options?: CallOptions): Promise<void>;
+  rotateWebhookSecret(options?: CallOptions): Promise<WebhookEndpoint>;
   /** One signed `webhook.test` to the endpoint now; resolves with what the receiver answered. */
-  testWebhookEndpoint(): Promise<WebhookTestResult>;
-  listWebhookDeliveries(query?: QueryOf<'listWebhookDeliveries'>): Promise<DeliveryListResponse>;
-  redeliverWebhook(deliveryId: string): Promise<RedeliverResponse>;
+  testWebhookEndpoint(options?: CallOptions): Promise<WebhookTestResult>;
+  listWebhookDeliveries(
+    query?: QueryOf<'listWebhookDeliveries'>,
+    options?: CallOptions,
+  ): Promise<DeliveryListResponse>;
+  redeliverWebhook(deliveryId: string, options?: CallOptions): Promise<RedeliverResponse>;
   /** One page of the event feed; `readEventFeed` reads it page after page. */
-  listEvents(query?: QueryOf<'listEvents'>): Promise<EventFeedResponse>;
+  listEvents(query?: QueryOf<'listEvents'>, options?: CallOptions): Promise<EventFeedResponse>;
   /** Every published table with its open order, as of `asOfSequence`. */
-  getTableState(): Promise<TableStateResponse>;
+  getTableState(options?: CallOptions): Promise<TableStateResponse>;
   /** Queues every retained event after `afterSequence` (or `since`) to the endpoint again. */
-  recoverWebhooks(body: RecoverRequest): Promise<RecoverResponse>;
+  recoverWebhooks(body: RecoverRequest, options?: CallOptions): Promise<RecoverResponse>;
   /** The till simulator of a sandbox location (test keys only; a live key is rejected with `sandbox_only`). */
   readonly sandbox: SandboxClient;
   /** The openapi-fetch client underneath, typed by the document, for what the methods do not cover. */
@@ -68,13 +117,13 @@ export interface ProviderClient {
 
 /** The till simulator: what the restaurant's staff would do, on the test key's own location. */
 export interface SandboxClient {
-  publishFloorPlan(): Promise<PublishResponse>;
-  openWalkInOrder(body: OrderCreateRequest): Promise<Order>;
-  listOrders(query?: QueryOf<'sandboxListOrders'>): Promise<OrderListResponse>;
-  addOrderItem(orderId: string, body: OrderItemRequest): Promise<Order>;
-  moveOrder(orderId: string, body: OrderMoveRequest): Promise<Order>;
-  closeOrder(orderId: string): Promise<Order>;
-  voidOrder(orderId: string): Promise<Order>;
+  publishFloorPlan(options?: CallOptions): Promise<PublishResponse>;
+  openWalkInOrder(body: OrderCreateRequest, options?: CallOptions): Promise<Order>;
+  listOrders(query?: QueryOf<'sandboxListOrders'>, options?: CallOptions): Promise<OrderListResponse>;
+  addOrderItem(orderId: string, body: OrderItemRequest, options?: CallOptions): Promise<Order>;
+  moveOrder(orderId: string, body: OrderMoveRequest, options?: CallOptions): Promise<Order>;
+  closeOrder(orderId: string, options?: CallOptions): Promise<Order>;
+  voidOrder(orderId: string, options?: CallOptions): Promise<Order>;
 }
 
 type Answer<T> = { data?: T; error?: unknown; response: Response };
@@ -85,51 +134,131 @@ async function succeeded<T>(pending: Promise<Answer<T>>): Promise<T> {
   return data as T;
 }
 
+/** The headers and signal of one call's options, for openapi-fetch's request init. */
+function init(options: CallOptions = {}) {
+  return {
+    headers: {
+      ...(options.locationId !== undefined ? { 'Location-Id': options.locationId } : {}),
+      ...(options.idempotencyKey !== undefined ? { [IDEMPOTENCY_KEY]: options.idempotencyKey } : {}),
+    },
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
 export function createProviderClient(options: ProviderClientOptions): ProviderClient {
+  const base =
+    options.fetch ?? ((input: Request, requestInit?: RequestInit) => globalThis.fetch(input, requestInit));
   const raw = createClient<ProviderPaths>({
     baseUrl: options.baseUrl,
-    headers: { Authorization: `Bearer ${options.apiKey}` },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: {
+      Authorization: `Bearer ${options.apiKey}`,
+      ...(options.locationId !== undefined ? { 'Location-Id': options.locationId } : {}),
+    },
+    fetch: retryingFetch(base, options.retry),
   });
-  const byExternalId = (externalId: string) => ({ params: { path: { externalId } } });
-  const byOrderId = (orderId: string) => ({ params: { path: { orderId } } });
+  const byExternalId = (externalId: string) => ({ path: { externalId } });
+  const byOrderId = (orderId: string) => ({ path: { orderId } });
   const sandbox: SandboxClient = {
-    publishFloorPlan: () => succeeded(raw.POST('/api/provider/v1/sandbox/floorplan/publish')),
-    openWalkInOrder: (body) => succeeded(raw.POST('/api/provider/v1/sandbox/orders', { body })),
-    listOrders: (query = {}) => succeeded(raw.GET('/api/provider/v1/sandbox/orders', { params: { query } })),
-    addOrderItem: (orderId, body) =>
-      succeeded(raw.POST('/api/provider/v1/sandbox/orders/{orderId}/items', { ...byOrderId(orderId), body })),
-    moveOrder: (orderId, body) =>
-      succeeded(raw.POST('/api/provider/v1/sandbox/orders/{orderId}/move', { ...byOrderId(orderId), body })),
-    closeOrder: (orderId) =>
-      succeeded(raw.POST('/api/provider/v1/sandbox/orders/{orderId}/close', byOrderId(orderId))),
-    voidOrder: (orderId) =>
-      succeeded(raw.POST('/api/provider/v1/sandbox/orders/{orderId}/void', byOrderId(orderId))),
+    publishFloorPlan: (o) => succeeded(raw.POST('/api/provider/v1/sandbox/floorplan/publish', init(o))),
+    openWalkInOrder: (body, o) =>
+      succeeded(raw.POST('/api/provider/v1/sandbox/orders', { ...init(o), body })),
+    listOrders: (query = {}, o) =>
+      succeeded(raw.GET('/api/provider/v1/sandbox/orders', { ...init(o), params: { query } })),
+    addOrderItem: (orderId, body, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/sandbox/orders/{orderId}/items', {
+          ...init(o),
+          params: byOrderId(orderId),
+          body,
+        }),
+      ),
+    moveOrder: (orderId, body, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/sandbox/orders/{orderId}/move', {
+          ...init(o),
+          params: byOrderId(orderId),
+          body,
+        }),
+      ),
+    closeOrder: (orderId, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/sandbox/orders/{orderId}/close', {
+          ...init(o),
+          params: byOrderId(orderId),
+        }),
+      ),
+    voidOrder: (orderId, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/sandbox/orders/{orderId}/void', {
+          ...init(o),
+          params: byOrderId(orderId),
+        }),
+      ),
+  };
+  // The connections are the provider's, not a location's: never with a Location-Id.
+  const listConnections = (query: QueryOf<'listConnections'> = {}, o?: CallOptions) => {
+    const { headers, ...rest } = init(o);
+    return succeeded(
+      raw.GET('/api/provider/v1/connections', {
+        ...rest,
+        headers: { ...headers, 'Location-Id': null },
+        params: { query },
+      }),
+    );
   };
   return {
     raw,
     sandbox,
-    createReservation: (body) => succeeded(raw.POST('/api/provider/v1/reservations', { body })),
-    updateReservation: (externalId, body) =>
-      succeeded(raw.PUT('/api/provider/v1/reservations/{externalId}', { ...byExternalId(externalId), body })),
-    listReservations: (query) => succeeded(raw.GET('/api/provider/v1/reservations', { params: { query } })),
-    getFloorPlan: () => succeeded(raw.GET('/api/provider/v1/floorplan')),
-    importFloorPlan: (body) => succeeded(raw.POST('/api/provider/v1/floorplan/import', { body })),
-    getWebhookEndpoint: () => succeeded(raw.GET('/api/provider/v1/webhook-endpoint')),
-    putWebhookEndpoint: (body) => succeeded(raw.PUT('/api/provider/v1/webhook-endpoint', { body })),
-    deleteWebhookEndpoint: async () => {
-      await succeeded(raw.DELETE('/api/provider/v1/webhook-endpoint'));
+    locationId: options.locationId ?? null,
+    forLocation: (locationId) => createProviderClient({ ...options, locationId }),
+    listConnections,
+    async *readConnections(o = {}) {
+      const { pageSize, ...call } = o;
+      let cursor: string | undefined;
+      do {
+        const page = await listConnections(
+          { ...(pageSize !== undefined ? { limit: pageSize } : {}), ...(cursor ? { cursor } : {}) },
+          call,
+        );
+        yield* page.connections;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
     },
-    rotateWebhookSecret: () => succeeded(raw.POST('/api/provider/v1/webhook-endpoint/rotate-secret')),
-    testWebhookEndpoint: () => succeeded(raw.POST('/api/provider/v1/webhook-endpoint/test')),
-    listWebhookDeliveries: (query = {}) =>
-      succeeded(raw.GET('/api/provider/v1/webhook-deliveries', { params: { query } })),
-    listEvents: (query = {}) => succeeded(raw.GET('/api/provider/v1/events', { params: { query } })),
-    getTableState: () => succeeded(raw.GET('/api/provider/v1/tables/state')),
-    recoverWebhooks: (body) => succeeded(raw.POST('/api/provider/v1/webhook-endpoint/recover', { body })),
-    redeliverWebhook: (deliveryId) =>
+    createReservation: (body, o) =>
+      succeeded(raw.POST('/api/provider/v1/reservations', { ...init(o), body })),
+    updateReservation: (externalId, body, o) =>
+      succeeded(
+        raw.PUT('/api/provider/v1/reservations/{externalId}', {
+          ...init(o),
+          params: byExternalId(externalId),
+          body,
+        }),
+      ),
+    listReservations: (query, o) =>
+      succeeded(raw.GET('/api/provider/v1/reservations', { ...init(o), params: { query } })),
+    getFloorPlan: (o) => succeeded(raw.GET('/api/provider/v1/floorplan', init(o))),
+    importFloorPlan: (body, o) =>
+      succeeded(raw.POST('/api/provider/v1/floorplan/import', { ...init(o), body })),
+    getWebhookEndpoint: (o) => succeeded(raw.GET('/api/provider/v1/webhook-endpoint', init(o))),
+    putWebhookEndpoint: (body, o) =>
+      succeeded(raw.PUT('/api/provider/v1/webhook-endpoint', { ...init(o), body })),
+    deleteWebhookEndpoint: async (o) => {
+      await succeeded(raw.DELETE('/api/provider/v1/webhook-endpoint', init(o)));
+    },
+    rotateWebhookSecret: (o) =>
+      succeeded(raw.POST('/api/provider/v1/webhook-endpoint/rotate-secret', init(o))),
+    testWebhookEndpoint: (o) => succeeded(raw.POST('/api/provider/v1/webhook-endpoint/test', init(o))),
+    listWebhookDeliveries: (query = {}, o) =>
+      succeeded(raw.GET('/api/provider/v1/webhook-deliveries', { ...init(o), params: { query } })),
+    listEvents: (query = {}, o) =>
+      succeeded(raw.GET('/api/provider/v1/events', { ...init(o), params: { query } })),
+    getTableState: (o) => succeeded(raw.GET('/api/provider/v1/tables/state', init(o))),
+    recoverWebhooks: (body, o) =>
+      succeeded(raw.POST('/api/provider/v1/webhook-endpoint/recover', { ...init(o), body })),
+    redeliverWebhook: (deliveryId, o) =>
       succeeded(
         raw.POST('/api/provider/v1/webhook-deliveries/{deliveryId}/redeliver', {
+          ...init(o),
           params: { path: { deliveryId } },
         }),
       ),

@@ -49,3 +49,5 @@ export type OrderListResponse = Schema<'OrderListResponse'>;
 export type PublishResponse = Schema<'PublishResponse'>;
 export type OccupiedBy = Schema<'OccupiedBy'>;
 export type ValidationDetail = Schema<'ValidationDetail'>;
+export type ProviderConnection = Schema<'ProviderConnection'>;
+export type ConnectionListResponse = Schema<'ConnectionListResponse'>;

@@ -1,10 +1,12 @@
 import {
   createLocation,
   createProvider,
+  getProvider,
   grantConnection,
   issueProviderKey,
   listLocationConnections,
   listLocations,
+  listProviderConnections,
   listProviders,
   revokeConnection,
   revokeProviderKey,
@@ -27,6 +29,8 @@ import {
 } from '@pis/domain';
 import {
   toApiKeyResponse,
+  toConnectionListCommand,
+  toConnectionListResponse,
   toConnectionResponse,
   toLocationConnectionListResponse,
   toLocationListCommand,
@@ -143,6 +147,25 @@ export const COMMANDS: Record<string, Command> = {
           toProviderKeyResponse,
         ),
       ),
+  },
+  'provider connections': {
+    usage: '--provider <id> [--limit <1-100, default 100>] [--cursor <nextCursor>]',
+    flags: ['provider', 'limit', 'cursor'],
+    // The venues the provider's key reaches, as GET /api/provider/v1/connections lists them.
+    run: async ({ deps, validator }, f) => {
+      const provider = await getProvider(deps, { providerId: f.provider! });
+      if (!provider.ok) return provider;
+      return mapped(
+        checked(validator.connectionListQuery(defined({ limit: int(f.limit), cursor: f.cursor }))),
+        async (q) =>
+          mapped(checked(toConnectionListCommand(q)), async (page) =>
+            mapOk(
+              await listProviderConnections(deps, { providerId: f.provider!, ...page }),
+              toConnectionListResponse,
+            ),
+          ),
+      );
+    },
   },
   'provider revoke-key': {
     usage: '--provider <id> --key <keyId>',

@@ -102,4 +102,45 @@ describe('the operator CLI: providers and connections', () => {
     expect([own.code, own.body.error.code]).toEqual([1, 'validation_failed']);
     expect([mode.code, mode.body.error.code]).toEqual([1, 'validation_failed']);
   });
+
+  it('When the operator lists a provider’s connections, then it gets the venues its key reaches, page by page, as GET /connections lists them', async () => {
+    const provider = (await cli('provider', 'create', '--name', 'TableHop', '--brand', 'tablehop')).body;
+    const venues: { id: string; name: string }[] = [];
+    for (const name of ['Venue A', 'Venue B', 'Venue C']) {
+      const venue = (await cli('location', 'create', '--name', name, '--brand', 'venue')).body;
+      await cli('connection', 'grant', '--location', venue.id, '--provider', provider.id);
+      venues.push(venue);
+    }
+    await cli('connection', 'revoke', '--location', venues[1]!.id, '--provider', provider.id);
+
+    const first = await cli('provider', 'connections', '--provider', provider.id, '--limit', '2');
+    const second = await cli(
+      'provider',
+      'connections',
+      '--provider',
+      provider.id,
+      '--cursor',
+      first.body.nextCursor,
+    );
+    const unknown = await cli(
+      'provider',
+      'connections',
+      '--provider',
+      '00000000-0000-4000-8000-000000000000',
+    );
+    const tooMany = await cli('provider', 'connections', '--provider', provider.id, '--limit', '101');
+    const missing = await runCli(['provider', 'connections'], env);
+
+    const listed = [...first.body.connections, ...second.body.connections];
+    expect(listed.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
+      ['Venue A', 'active'],
+      ['Venue B', 'revoked'],
+      ['Venue C', 'active'],
+    ]);
+    expect(listed.map((c: { locationId: string }) => c.locationId)).toEqual(venues.map((v) => v.id));
+    expect(second.body.nextCursor).toBeNull();
+    expect([unknown.code, unknown.body.error.code]).toEqual([1, 'not_found']);
+    expect([tooMany.code, tooMany.body.error.code]).toEqual([1, 'validation_failed']);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining('missing --provider')]);
+  });
 });

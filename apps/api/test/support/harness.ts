@@ -49,6 +49,7 @@ export interface TableMapping {
 /** A location made through the backoffice API, with its own provider key. */
 export interface TestLocation {
   id: string;
+  name: string;
   key: string;
   keyId: string;
   currency: string;
@@ -148,6 +149,7 @@ export class Harness {
     }
     return {
       id,
+      name: created.body.name,
       key: issued.body.key,
       keyId: issued.body.id,
       currency: created.body.currency,

@@ -53,6 +53,25 @@ describe('The overview in info.description', () => {
     expect(path.filter((operationId) => !linked.has(operationId))).toEqual([]);
   });
 
+  it('When a provider with many venues reads the overview, then it walks its path: provider, key, locations, grant, connections', () => {
+    const section = OVERVIEW.slice(OVERVIEW.indexOf('## One provider, many venues'));
+    const linked = new Set([...section.matchAll(/\]\(#\/\w+\/(\w+)\)/g)].map((m) => m[1]!));
+    const path = [
+      'createProvider',
+      'issueProviderKey',
+      'listLocations',
+      'grantConnection',
+      'listLocationConnections',
+      'revokeConnection',
+      'listConnections',
+    ];
+
+    expect(path.filter((operationId) => !linked.has(operationId))).toEqual([]);
+    expect(section).toMatch(/Location-Id/);
+    expect(section).toMatch(/location_required/);
+    expect(section).toMatch(/location_not_granted/);
+  });
+
   it('When the onboarding is read, then it names every event type the document describes, the test event included', () => {
     const named = new Set([...OVERVIEW.matchAll(/`([a-z]+\.[a-z_]+)`/g)].map((m) => m[1]!));
 

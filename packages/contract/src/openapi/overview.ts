@@ -71,14 +71,30 @@ real answers (and refusals) as examples.
 
 ## One provider, many venues; several providers, one venue
 
-A booking system that serves many venues is registered once as a provider
-(${op('backoffice', 'createProvider')}) and gets one provider key,
-\`<brand>_pk_live_…\` (${op('backoffice', 'issueProviderKey')}). Each venue's operator connects it
-(${op('backoffice', 'grantConnection')}, revoked with ${op('backoffice', 'revokeConnection')}); the
-provider lists where it may act (${op('provider', 'listConnections')}) and names the venue of every
-other call with the header \`Location-Id\`: without it 400 location_required, for a venue it is not
-connected to 403 location_not_granted. Every venue also has a provider of its own, whose keys are
-the location keys, so a client that uses a location key works as before.
+A booking system that serves many venues holds one key for all of them, and names the venue of
+each call:
+
+1. **The provider and its key.** The operator registers the booking system once
+   (${op('backoffice', 'createProvider')}; ${op('backoffice', 'listProviders')} lists them) and
+   issues its provider key, shown once: \`<brand>_pk_live_…\`, or \`<brand>_pk_test_…\` for the
+   sandbox locations (${op('backoffice', 'issueProviderKey')}).
+2. **Connecting venues.** Each venue's operator connects it: the operator console at
+   \`/console\` picks the location by name and grants the provider by name; through the API,
+   ${op('backoffice', 'listLocations')} finds the location and ${op('backoffice', 'grantConnection')}
+   connects it (${op('backoffice', 'listLocationConnections')} shows a venue's providers,
+   ${op('backoffice', 'revokeConnection')} disconnects one).
+3. **Discovering venues.** The provider lists where it may act, page by page
+   (${op('provider', 'listConnections')}, no \`Location-Id\`): each venue's id, name, currency,
+   sandbox flag and status. Reading it again shows new grants and revokes.
+4. **Acting for a venue.** Every other call carries \`Location-Id: <location id>\`: without it
+   400 location_required, for a venue it is not connected to (or no longer) 403
+   location_not_granted. Per venue, the provider reads the plan and the table-state snapshot,
+   follows the feed from its \`asOfSequence\` and writes reservations as in the onboarding above.
+   POSTs it may retry carry an Idempotency-Key (below), so a retry after a lost answer is applied
+   once.
+
+Every venue also has a provider of its own, whose keys are the location keys, so a client that
+uses a location key works as before.
 
 At one venue each provider owns the reservations it writes (two providers may both hold the same
 \`externalId\`), shares the floor plan, the tables and the till, and sees another provider's
