@@ -161,6 +161,21 @@ export class RedisTestCluster {
     return counts;
   }
 
+  /** How many live masters hold at least one key matching `pattern`. */
+  async mastersWithKeys(pattern: string): Promise<number> {
+    let holding = 0;
+    for (const port of await this.masterPorts()) {
+      const redis = await connect(port);
+      try {
+        const [, keys] = await redis.scan('0', 'MATCH', pattern, 'COUNT', 10_000);
+        if (keys.length > 0) holding++;
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return holding;
+  }
+
   /** Stops every node (SIGKILL: nothing of it is kept) and removes its directory. */
   async destroy(): Promise<void> {
     for (const member of this.members) {
