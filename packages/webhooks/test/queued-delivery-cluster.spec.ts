@@ -50,6 +50,51 @@ describe('BullMQ worker on a Redis Cluster: one slot per queue', () => {
   });
 });
 
+describe('BullMQ worker on a Redis Cluster: the queue lost', () => {
+  let h: Harness;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    h = await openHarness();
+    receiver = await Receiver.start();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await h?.close();
+  });
+
+  it("When every key of the queue's slot is lost while retries wait far in the future, then the next enqueuer round puts every job back at once (the reset sentinel shares the slot)", async () => {
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    receiver.respond = () => ({ status: 503 });
+    const prefix = testPrefix('cluster-reset');
+    const delivery = queuedDelivery(h, {
+      settings: { ...TEST_SETTINGS, retryDelaysMs: [3_600_000] },
+      redis: cluster.target,
+      prefix,
+      concurrency: 4,
+    });
+    await delivery.start();
+    try {
+      await appendEvents(h, locationId, occupiedEvents(20));
+      await receiver.waitFor(() => receiver.ids().size === 20, 20_000, 'a first attempt of each');
+      await waitUntilTrue(async () => (await delivery.queue.queue.getDelayedCount()) === 20);
+
+      const deleted = await cluster.deleteKeys(`${slotPrefix(cluster.target, prefix)}:*`);
+      const lost = Date.now();
+      await waitUntilTrue(async () => (await delivery.queue.queue.getDelayedCount().catch(() => 0)) === 20);
+      const restoredAfterMs = Date.now() - lost;
+
+      expect(deleted).toBeGreaterThan(20);
+      // Overdue-only checking would wait for the retries' due time, an hour away.
+      expect(restoredAfterMs).toBeLessThan(5_000);
+      expect(receiver.requests).toHaveLength(20);
+    } finally {
+      await delivery.stop();
+    }
+  });
+});
+
 describe('BullMQ worker on a Redis Cluster: the master of the queue killed during a burst', () => {
   let h: Harness;
   let receiver: Receiver;
@@ -126,3 +171,11 @@ describe('BullMQ worker on a Redis Cluster: the master of the queue killed durin
     }
   });
 });
+
+async function waitUntilTrue(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -161,6 +161,25 @@ export class RedisTestCluster {
     return counts;
   }
 
+  /** Deletes every key matching `pattern` from every master (what a master restarted empty leaves); answers how many. */
+  async deleteKeys(pattern: string): Promise<number> {
+    let deleted = 0;
+    for (const port of await this.masterPorts()) {
+      const redis = await connect(port);
+      try {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          for (const key of keys) deleted += await redis.unlink(key);
+          cursor = next;
+        } while (cursor !== '0');
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return deleted;
+  }
+
   /** How many live masters hold at least one key matching `pattern`. */
   async mastersWithKeys(pattern: string): Promise<number> {
     let holding = 0;
