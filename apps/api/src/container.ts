@@ -152,7 +152,7 @@ export function buildApiContainer(
   // with Redis the worker deployment relays and delivers, and the API only writes the outbox.
   c.bind<InProcessDelivery | null>(TOKENS.Delivery).toResolvedValue(
     (p: Persistence, policy: DnsWebhookUrlPolicy, metrics: ServiceMetrics) => {
-      if (config.redisUrl !== null) return null;
+      if (config.redis !== null) return null;
       const delivery = new InProcessDelivery({
         store: p.pipeline,
         endpoints: p.queries.webhooks,
@@ -170,7 +170,7 @@ export function buildApiContainer(
   // Retention runs where delivery does: here without Redis, in the worker with it.
   c.bind<RetentionLoop | null>(TOKENS.Retention).toResolvedValue(
     (p: Persistence, deps: Deps) =>
-      config.redisUrl !== null
+      config.redis !== null
         ? null
         : new RetentionLoop({
             retention: p.retention,
@@ -184,7 +184,7 @@ export function buildApiContainer(
   // Idempotency keys past their 24 hours go where events past retention go.
   c.bind<IdempotencyRetentionLoop | null>(TOKENS.KeyRetention).toResolvedValue(
     (p: Persistence, deps: Deps) =>
-      config.redisUrl !== null
+      config.redis !== null
         ? null
         : idempotencyRetentionLoop({ store: p.idempotency, clock: deps.clock, logger }),
     [TOKENS.Persistence, TOKENS.Deps],

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       address: server.address,
       port: server.port,
       database: embedded ? `embedded (${config.dataDir})` : 'postgresql',
-      redis: config.redisUrl !== null,
+      redis: config.redis === null ? false : 'clusterNodes' in config.redis ? 'cluster' : true,
     },
     'API listening',
   );

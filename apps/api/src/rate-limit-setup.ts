@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import { KeyRateLimiter } from '@pis/http';
 import type { Config, Logger } from '@pis/runtime';
+import { createRedis, type RedisClient } from '@pis/webhooks';
 
 export interface RateLimitSetup {
   /** null when `RATE_LIMIT_RPS` is 0. */
@@ -12,17 +12,19 @@ export interface RateLimitSetup {
 const READY_WAIT_MS = 2_000;
 
 /**
- * The per-key rate limit (decision 0111): counted in Redis when `REDIS_URL` is set, so every
+ * The per-key rate limit (decision 0111): counted in Redis when `REDIS_URL` (or `REDIS_CLUSTER_NODES`) is set, so every
  * API process and instance shares one limit per key; in this process otherwise. A Redis that
  * is down or slow (over 250 ms) never fails or holds a request: it is counted in this
  * process meanwhile, with one log line when that starts and one when it ends.
  */
 export async function rateLimitSetup(config: Config, logger: Logger): Promise<RateLimitSetup> {
   if (config.rateLimitRps === 0) return { limiter: null, close: async () => undefined };
-  if (config.redisUrl === null) {
+  if (config.redis === null) {
     return { limiter: new KeyRateLimiter({ rps: config.rateLimitRps }), close: async () => undefined };
   }
-  const redis = new Redis(config.redisUrl, {
+  // Each key's counter is one key, counted by a one-key script: on a cluster the counters
+  // spread over every slot, and no command spans two (decision 0190).
+  const redis = createRedis(config.redis, {
     connectionName: 'pis-api-rate-limit',
     enableOfflineQueue: false,
     commandTimeout: 250,
@@ -47,7 +49,7 @@ export async function rateLimitSetup(config: Config, logger: Logger): Promise<Ra
   return { limiter, close: async () => redis.disconnect() };
 }
 
-function waitUntilReady(redis: Redis): Promise<void> {
+function waitUntilReady(redis: RedisClient): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

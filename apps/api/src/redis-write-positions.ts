@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Redis } from 'ioredis';
 import { InProcessWritePositions, type WritePositions } from '@pis/persistence';
+import { createRedis, type RedisClient, type RedisTarget } from '@pis/webhooks';
 
 /** Keeps the larger position; refreshes the expiry either way. */
 const RECORD = `local kept = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -12,7 +12,8 @@ end
 return 1`;
 
 export interface RedisWritePositionsOptions {
-  url: string;
+  /** The Redis or Redis Cluster the API processes share. */
+  redis: RedisTarget;
   /** `DATABASE_READ_MAX_LAG_MS`: how long a position lost with Redis can still matter. */
   maxLagMs: number;
   /** Key prefix (default `pis:wal`): `<prefix>:<locationId>`. */
@@ -34,7 +35,7 @@ export interface RedisWritePositionsOptions {
  * replica within the allowed lag has it.
  */
 export class RedisWritePositions implements WritePositions {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly local = new InProcessWritePositions();
   private readonly prefix: string;
   private readonly ttlMs: number;
@@ -45,7 +46,8 @@ export class RedisWritePositions implements WritePositions {
   constructor(private readonly options: RedisWritePositionsOptions) {
     this.prefix = options.prefix ?? 'pis:wal';
     this.ttlMs = Math.max(60_000, options.maxLagMs * 10);
-    this.redis = new Redis(options.url, {
+    // One key per command (each location's own): a cluster spreads them over its slots.
+    this.redis = createRedis(options.redis, {
       connectionName: options.connectionName ?? 'pis-api-write-positions',
       enableOfflineQueue: false,
       commandTimeout: 250,
@@ -69,7 +71,7 @@ export class RedisWritePositions implements WritePositions {
 
   async record(location: string, position: number): Promise<void> {
     await this.local.record(location, position);
-    const redis = this.redis as Redis & {
+    const redis = this.redis as RedisClient & {
       pisRecordPosition(key: string, position: string, ttlMs: string): Promise<number>;
     };
     await redis.pisRecordPosition(this.key(location), String(position), String(this.ttlMs));

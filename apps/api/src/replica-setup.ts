@@ -21,9 +21,9 @@ export function replicaSettings(
     poolSize,
     applicationName: 'pis-api-replica',
     positions:
-      config.redisUrl === null
+      config.redis === null
         ? new InProcessWritePositions()
-        : new RedisWritePositions({ url: config.redisUrl, maxLagMs }),
+        : new RedisWritePositions({ redis: config.redis, maxLagMs }),
     onChange: (state, { lagMs, error }) => {
       if (state === 'serving') logger.info('read replica: serving reads again');
       else if (state === 'lagging') {

@@ -12,7 +12,7 @@ describe('Write positions in Redis', () => {
   const prefix = testPrefix('wal');
   const opened: RedisWritePositions[] = [];
   const positions = (maxLagMs = 1_000, connectionName = `${prefix}-${opened.length}`) => {
-    const p = new RedisWritePositions({ url: REDIS_URL, maxLagMs, prefix, connectionName });
+    const p = new RedisWritePositions({ redis: { url: REDIS_URL }, maxLagMs, prefix, connectionName });
     opened.push(p);
     return p;
   };

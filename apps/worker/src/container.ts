@@ -80,7 +80,7 @@ export function buildWorkerContainer(
         endpoints: persistence.queries.webhooks,
         logger,
         resolver: overrides.resolver,
-        redisUrl: settings.redisUrl,
+        redis: settings.redis,
         prefix: settings.queuePrefix,
         concurrency: settings.concurrency,
         settings: deliverySettingsFrom(config),

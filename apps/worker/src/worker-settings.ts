@@ -1,10 +1,14 @@
-import { ConfigError, type Config } from '@pis/runtime';
+import { ConfigError, type Config, type RedisTarget } from '@pis/runtime';
 
 /** What only the worker deployment reads, beside the shared configuration. */
 export interface WorkerSettings {
   databaseUrl: string;
-  redisUrl: string;
-  /** `WEBHOOK_QUEUE_PREFIX` (default `pis`): the Redis key prefix of the delivery queue. */
+  /** `REDIS_URL`, or the Redis Cluster of `REDIS_CLUSTER_NODES`. */
+  redis: RedisTarget;
+  /**
+   * `WEBHOOK_QUEUE_PREFIX` (default `pis`): the Redis key prefix of the delivery queue; on a
+   * Redis Cluster it is used as a hash tag, `{pis}`, so the queue's keys share one slot.
+   */
   queuePrefix: string;
   /** `WEBHOOK_WORKER_CONCURRENCY` (default 64, decision 0140): attempts in flight in this process. */
   concurrency: number;
@@ -20,9 +24,9 @@ export function loadWorkerSettings(config: Config, env: NodeJS.ProcessEnv): Work
       'DATABASE_URL is required: the worker reads the outbox and records deliveries in PostgreSQL',
     );
   }
-  if (config.redisUrl === null) {
+  if (config.redis === null) {
     problems.push(
-      'REDIS_URL is required: the worker takes deliveries from the BullMQ queue (without Redis, the API delivers webhooks itself)',
+      'REDIS_URL is required (or REDIS_CLUSTER_NODES for a Redis Cluster): the worker takes deliveries from the BullMQ queue (without Redis, the API delivers webhooks itself)',
     );
   }
   const queuePrefix = env['WEBHOOK_QUEUE_PREFIX']?.trim() || 'pis';
@@ -42,7 +46,7 @@ export function loadWorkerSettings(config: Config, env: NodeJS.ProcessEnv): Work
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl: config.databaseUrl!,
-    redisUrl: config.redisUrl!,
+    redis: config.redis!,
     queuePrefix,
     concurrency,
     metricsPort,

@@ -13,7 +13,7 @@ describe('loadWorkerSettings', () => {
   it('When only the required variables are set, then the README defaults apply: prefix pis, 64 slots, metrics on 9464', () => {
     expect(settingsOf(REQUIRED)).toEqual({
       databaseUrl: REQUIRED.DATABASE_URL,
-      redisUrl: REQUIRED.REDIS_URL,
+      redis: { url: REQUIRED.REDIS_URL },
       queuePrefix: 'pis',
       concurrency: 64,
       metricsPort: 9464,
@@ -29,6 +29,18 @@ describe('loadWorkerSettings', () => {
     });
 
     expect(settings).toMatchObject({ queuePrefix: 'staging.pis', concurrency: 8, metricsPort: 0 });
+  });
+
+  it('When REDIS_CLUSTER_NODES is set instead of REDIS_URL, then the worker takes its deliveries from that cluster', () => {
+    const { REDIS_URL: _single, ...withoutUrl } = REQUIRED;
+    const settings = settingsOf({ ...withoutUrl, REDIS_CLUSTER_NODES: '127.0.0.1:7000,127.0.0.1:7001' });
+
+    expect(settings.redis).toEqual({
+      clusterNodes: [
+        { host: '127.0.0.1', port: 7000 },
+        { host: '127.0.0.1', port: 7001 },
+      ],
+    });
   });
 
   it('When the database, Redis or a worker variable is missing or wrong, then every problem is named at once', () => {

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 3000,
       databaseUrl: null,
-      redisUrl: null,
+      redis: null,
       backofficeToken: null,
       webhookRetryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
       webhookTimeoutMs: 10_000,
@@ -178,5 +178,47 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/test' })).toThrow(
       /BACKOFFICE_TOKEN/,
     );
+  });
+
+  it('When REDIS_URL is set, then every Redis user connects to that one Redis', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+    });
+  });
+
+  it('When REDIS_CLUSTER_NODES is set, then Redis is that cluster, reached through each seed node (REDIS_URL beside it is not used)', () => {
+    const config = loadConfig({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-2.internal:7001,[::1]:7002 ',
+    });
+
+    expect(config.redis).toEqual({
+      clusterNodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-2.internal', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+    });
+  });
+
+  it.each(['10.0.0.1', '10.0.0.1:7000,', 'redis://10.0.0.1:7000', '10.0.0.1:0', '10.0.0.1:70000'])(
+    'When REDIS_CLUSTER_NODES is "%s", then the start is refused naming the variable and its form',
+    (nodes) => {
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: nodes })).toThrow(
+        /REDIS_CLUSTER_NODES must be comma-separated host:port seed nodes/,
+      );
+    },
+  );
+
+  it('When a read replica with several API processes has a Redis Cluster, then the positions are shared there and the start is accepted', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/pis',
+      BACKOFFICE_TOKEN: 'a-long-enough-token',
+      DATABASE_READ_URL: 'postgres://postgres@127.0.0.1:5433/pis',
+      API_WORKERS: '2',
+      REDIS_CLUSTER_NODES: '127.0.0.1:7000',
+    });
+
+    expect(config.redis).toEqual({ clusterNodes: [{ host: '127.0.0.1', port: 7000 }] });
   });
 });

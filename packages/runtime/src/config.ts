@@ -19,7 +19,11 @@ export interface Config {
   /** `DATABASE_READ_MAX_LAG_MS` (default 1000): a replica further behind is skipped. */
   databaseReadMaxLagMs: number;
   dataDir: string;
-  redisUrl: string | null;
+  /**
+   * The Redis every Redis user connects to (decision 0190): `REDIS_URL`, or a Redis Cluster
+   * from `REDIS_CLUSTER_NODES` (which then wins); null without either.
+   */
+  redis: RedisTarget | null;
   backofficeToken: string | null;
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
@@ -30,7 +34,7 @@ export interface Config {
   webhookAllowPrivateUrls: boolean;
   webhookAllowInsecureUrls: boolean;
   rateLimitRps: number;
-  /** Redis key prefix of the rate-limit counters (with `REDIS_URL`). */
+  /** Redis key prefix of the rate-limit counters (with Redis). */
   rateLimitPrefix: string;
   logLevel: string;
   /** `json` (default): one JSON object a line; `pretty`: readable lines for development (pino-pretty). */
@@ -40,6 +44,15 @@ export interface Config {
   /** Bearer token `GET /metrics` requires; null: open to whoever reaches the port. */
   metricsToken: string | null;
 }
+
+/** One seed node of a Redis Cluster. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/** A single Redis (`REDIS_URL`) or a Redis Cluster reached through seed nodes (`REDIS_CLUSTER_NODES`). */
+export type RedisTarget = { url: string } | { clusterNodes: RedisNode[] };
 
 export const DEFAULT_RETRY_DELAYS_MS = [
   5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
@@ -147,10 +160,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     problems.push('DATABASE_READ_URL needs DATABASE_URL: it names a streaming replica of that database');
   }
   const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const clusterNodes = redisClusterNodes(text('REDIS_CLUSTER_NODES'), problems);
+  const redis: RedisTarget | null =
+    clusterNodes !== null ? { clusterNodes } : redisUrl !== null ? { url: redisUrl } : null;
   const apiWorkers = integer('API_WORKERS', 1, 1, 64);
-  if (databaseReadUrl !== null && apiWorkers > 1 && redisUrl === null) {
+  if (databaseReadUrl !== null && apiWorkers > 1 && redis === null) {
     problems.push(
-      "DATABASE_READ_URL with API_WORKERS above 1 needs REDIS_URL: the API processes share the position of each location's last write there",
+      "DATABASE_READ_URL with API_WORKERS above 1 needs REDIS_URL or REDIS_CLUSTER_NODES: the API processes share the position of each location's last write there",
     );
   }
 
@@ -174,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     databaseReadUrl,
     databaseReadMaxLagMs: integer('DATABASE_READ_MAX_LAG_MS', 1_000, 10, 3_600_000),
     dataDir: resolve(text('DATA_DIR') ?? './.data'),
-    redisUrl,
+    redis,
     backofficeToken,
     webhookRetryDelaysMs,
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 600_000),
@@ -191,6 +207,24 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `host:port,host:port,...` (IPv6 hosts in brackets); null when unset, with a problem when malformed. */
+function redisClusterNodes(raw: string | null, problems: string[]): RedisNode[] | null {
+  if (raw === null) return null;
+  const nodes: RedisNode[] = [];
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):(\d{1,5})$/.exec(part);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      problems.push(
+        `REDIS_CLUSTER_NODES must be comma-separated host:port seed nodes of a Redis Cluster, e.g. 10.0.0.1:6379,10.0.0.2:6379 (got "${raw}")`,
+      );
+      return null;
+    }
+    nodes.push({ host: match[1]!.replace(/^\[|\]$/g, ''), port });
+  }
+  return nodes;
 }
 
 /** The webhook URLs a process accepts and delivers to, as its `GET /healthz` tells them. */

@@ -43,3 +43,11 @@ export {
   type IdempotencyRetentionOptions,
 } from './retention/idempotency-retention-loop';
 export { InProcessDelivery, type InProcessDeliveryOptions } from './in-process/in-process-delivery';
+export {
+  createRedis,
+  isClusterTarget,
+  slotPrefix,
+  type RedisClient,
+  type RedisNode,
+  type RedisTarget,
+} from './redis/redis-client';

@@ -351,7 +351,7 @@ describe('QueuedDelivery: graceful stop', () => {
   it('When Redis is unreachable, then stop still returns within seconds (SIGTERM during an outage)', async () => {
     const delivery = queuedDelivery(f.h, {
       prefix: f.prefix,
-      redisUrl: 'redis://127.0.0.1:1',
+      redis: { url: 'redis://127.0.0.1:1' },
       concurrency: 2,
     });
     await delivery.start();

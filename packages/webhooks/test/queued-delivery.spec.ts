@@ -51,7 +51,7 @@ describe('QueuedDelivery: Redis restarted empty', () => {
     receiver.respond = () => ({ status: 503 });
     const delivery = queuedDelivery(h, {
       settings: { ...TEST_SETTINGS, retryDelaysMs: [3_600_000] },
-      redisUrl: redis.url,
+      redis: { url: redis.url },
       prefix: testPrefix('reset'),
       concurrency: 4,
     });

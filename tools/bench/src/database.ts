@@ -1,9 +1,19 @@
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import { Client } from 'pg';
 
 /** Where the benchmark database is created (any database of the server works as the admin one). */
 export const ADMIN_URL = process.env.PIS_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.PIS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * `host:port,...` seed nodes of a Redis Cluster to run the services on instead of `REDIS_URL`
+ * (their `REDIS_CLUSTER_NODES`); the queue's keys are then `{<prefix>}:...`.
+ */
+export const REDIS_CLUSTER_NODES = process.env.PIS_BENCH_REDIS_CLUSTER_NODES?.trim() || null;
+
+/** The services' Redis variable: the cluster's seed nodes when the run has them, else `REDIS_URL`. */
+export function redisEnv(): Record<string, string> {
+  return REDIS_CLUSTER_NODES ? { REDIS_CLUSTER_NODES } : { REDIS_URL };
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
@@ -52,8 +62,12 @@ export async function postgresInfo(url: string): Promise<PostgresInfo> {
   });
 }
 
-/** Deletes every Redis key under `<prefix>:` (the worker's queue prefix of this run). */
+/**
+ * Deletes every Redis key under `<prefix>:` (the worker's queue prefix of this run), or
+ * `{<prefix>}:` on every master of the cluster.
+ */
 export async function deleteRedisPrefix(prefix: string): Promise<number> {
+  if (REDIS_CLUSTER_NODES) return deleteClusterPrefix(`{${prefix}}`);
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   let deleted = 0;
   try {
@@ -67,5 +81,29 @@ export async function deleteRedisPrefix(prefix: string): Promise<number> {
     return deleted;
   } finally {
     redis.disconnect();
+  }
+}
+
+async function deleteClusterPrefix(prefix: string): Promise<number> {
+  const nodes = REDIS_CLUSTER_NODES!.split(',').map((node) => {
+    const [host, port] = node.trim().split(/:(?=\d+$)/);
+    return { host: host!, port: Number(port) };
+  });
+  const cluster = new Cluster(nodes, { lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 } });
+  let deleted = 0;
+  try {
+    await cluster.connect();
+    for (const node of cluster.nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        // The keys of one hash tag share a slot, so one UNLINK takes them together.
+        if (keys.length > 0) deleted += await node.unlink(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
+    return deleted;
+  } finally {
+    cluster.disconnect();
   }
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BACKOFFICE_TOKEN } from './api-client';
-import { databaseUrl, REDIS_URL } from './database';
+import { databaseUrl, redisEnv } from './database';
 import { allStats } from './monitor/proc';
 import { freePort, ROOT, sleep, startGroup, waitFor, type GroupProcess } from './processes';
 
@@ -72,7 +72,7 @@ export async function startServices(options: ServiceOptions): Promise<RunningSer
   const port = await freePort();
   const env: Record<string, string> = {
     DATABASE_URL: databaseUrl(options.database),
-    REDIS_URL,
+    ...redisEnv(),
     BACKOFFICE_TOKEN,
     PORT: String(port),
     API_WORKERS: String(options.apiWorkers),

@@ -1,6 +1,6 @@
 import type { RelayedDelivery, RelayHandOff } from '@pis/domain';
 import { DelayedError, Job, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from 'pino';
 import type { DelayReason, DeliveryScheduler, ScheduledJob } from '../delivery/scheduler';
 import { settlesWithin } from '../support/settles-within';
@@ -8,7 +8,7 @@ import { DELIVERY_QUEUE, deliveryOfJob, type DeliveryJobData, type DeliveryQueue
 
 export interface BullMqSchedulerOptions {
   /** The worker's connection (blocking commands; it waits for Redis rather than fail). */
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   /** Jobs held at once: the engine's slots. */
   concurrency: number;
@@ -37,7 +37,7 @@ export interface BullMqJob extends ScheduledJob {
 export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
   readonly handOff: RelayHandOff;
   readonly worker: Worker<DeliveryJobData>;
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
   private readonly logger: Logger;
   private readonly arrived: BullMqJob[] = [];
   private notify: (() => void) | null = null;

@@ -6,7 +6,7 @@ import {
   type StoredEvent,
 } from '@pis/domain';
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { deliveryJobId } from '../delivery/scheduler';
 
 export { deliveryJobId };
@@ -89,7 +89,7 @@ export function deliveryOfJob(
 }
 
 export interface DeliveryQueueOptions {
-  connection: Redis;
+  connection: RedisClient;
   /** Redis key prefix; tests give every file its own. */
   prefix: string;
   /** Deliveries enqueued per round. */
@@ -128,7 +128,7 @@ export class DeliveryQueue {
   private readonly overdueAfterMs: number;
   private readonly requeuePageSize: number;
   private readonly sentinelKey: string;
-  private readonly connection: Redis;
+  private readonly connection: RedisClient;
 
   constructor(
     private readonly candidates: EnqueueCandidates,

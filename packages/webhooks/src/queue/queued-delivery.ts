@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createRedis, slotPrefix, type RedisClient, type RedisTarget } from '../redis/redis-client';
 import { DeliveryRuntime } from '../delivery/delivery-runtime';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
 import type { SlotUsage } from '../delivery/endpoint-slots';
@@ -8,8 +8,9 @@ import { BullMqScheduler, type BullMqJob } from './bullmq-scheduler';
 import { DeliveryQueue } from './delivery-queue';
 
 export interface QueuedDeliveryOptions extends DeliveryDeps {
-  redisUrl: string;
-  /** Redis key prefix of the queue. */
+  /** The Redis or Redis Cluster of the queue. */
+  redis: RedisTarget;
+  /** Redis key prefix of the queue (on a cluster, made a hash tag: `{prefix}`). */
   prefix: string;
   /** Attempts in flight at once in this process. */
   concurrency: number;
@@ -32,8 +33,8 @@ export class QueuedDelivery {
   private readonly runtime: DeliveryRuntime<BullMqJob>;
   private readonly enqueuer: WakeableLoop;
   private readonly logger: Logger;
-  private readonly producerRedis: Redis;
-  private readonly workerRedis: Redis;
+  private readonly producerRedis: RedisClient;
+  private readonly workerRedis: RedisClient;
   private readonly lostCheckEveryMs: number;
   private lastLostCheck = 0;
 
@@ -43,26 +44,28 @@ export class QueuedDelivery {
     this.stack = deliveryStack(options);
     const pollMs = options.pollMs ?? 500;
     // The producer fails fast while Redis is down (the enqueuer retries); the worker waits.
-    this.producerRedis = new Redis(options.redisUrl, {
+    this.producerRedis = createRedis(options.redis, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       enableAutoPipelining: true,
     });
-    this.workerRedis = new Redis(options.redisUrl, {
+    this.workerRedis = createRedis(options.redis, {
       maxRetriesPerRequest: null,
       enableAutoPipelining: true,
     });
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
+    // Every key of the queue in one slot of a cluster: BullMQ's scripts take several at once.
+    const prefix = slotPrefix(options.redis, options.prefix);
     const overdueAfterMs = 2 * this.stack.leaseMs;
     this.lostCheckEveryMs = overdueAfterMs / 2;
     this.queue = new DeliveryQueue(options.store.candidates, {
       connection: this.producerRedis,
-      prefix: options.prefix,
+      prefix,
       overdueAfterMs,
     });
     const scheduler = new BullMqScheduler(this.queue, {
       connection: this.workerRedis,
-      prefix: options.prefix,
+      prefix,
       concurrency: options.concurrency,
       leaseMs: this.stack.leaseMs,
       timeoutMs: this.stack.timeoutMs,
@@ -131,7 +134,7 @@ export class QueuedDelivery {
 }
 
 /** Resolves once `redis` is connected, or after `ms` (whatever its state then). */
-async function readyWithin(redis: Redis, ms: number): Promise<void> {
+async function readyWithin(redis: RedisClient, ms: number): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);

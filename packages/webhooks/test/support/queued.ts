@@ -18,7 +18,7 @@ export function queuedDelivery(
     endpoints: h.persistence.queries.webhooks,
     logger: testLogger,
     settings: TEST_SETTINGS,
-    redisUrl: REDIS_URL,
+    redis: { url: REDIS_URL },
     concurrency: 8,
     pollMs: 100,
     ...options,

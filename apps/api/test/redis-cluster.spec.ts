@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { Response } from 'supertest';
+import { testPrefix } from '../../../packages/webhooks/test/support/redis';
+import { RedisTestCluster } from '../../../packages/webhooks/test/support/redis-cluster';
+import { RedisWritePositions } from '../src/redis-write-positions';
+import { expectEnvelope } from './support/envelope';
+import { Harness } from './support/harness';
+import { P } from './support/wire';
+
+/**
+ * The API's Redis users on a real Redis Cluster (`REDIS_CLUSTER_NODES`, decision 0190): the
+ * per-key rate limit shared by two API instances (docs/reference/limits-and-formats.md#rate-limit),
+ * and the write positions of the read replica. One cluster for the file.
+ */
+jest.setTimeout(60_000);
+
+const RPS = 6;
+/** Requests per two-second window: a burst of twice the rate. */
+const WINDOW = 2 * RPS;
+let h: Harness;
+let cluster: RedisTestCluster;
+
+beforeAll(async () => {
+  [h, cluster] = await Promise.all([Harness.start(), RedisTestCluster.start()]);
+}, 90_000);
+afterAll(async () => {
+  await h?.stop();
+  await cluster?.destroy();
+});
+
+const statuses = (answers: Response[]) => answers.map((r) => r.status).sort();
+
+it('When two API instances share a Redis Cluster, then each key gets one limit across both, the keys spread over the masters, and no command crossed slots or went to the wrong master', async () => {
+  const env = {
+    REDIS_CLUSTER_NODES: cluster.nodes,
+    RATE_LIMIT_RPS: String(RPS),
+    RATE_LIMIT_PREFIX: testPrefix('rate'),
+  };
+  const apis = await Promise.all([Harness.beside(h, env), Harness.beside(h, env)]);
+  try {
+    const locationKeys = () =>
+      Promise.all([0, 1, 2, 3, 4, 5].map(async () => (await h.location({ plan: 'none' })).key));
+    /** Every key's burst at once, alternating between the two APIs. */
+    const bursts = (keys: string[]) =>
+      Promise.all(
+        keys.map((key) =>
+          Promise.all(
+            Array.from({ length: 2 * WINDOW }, (_, i) =>
+              apis[i % 2]!.client(key).get(`${P}/webhook-deliveries`),
+            ),
+          ),
+        ),
+      );
+    // A client's first command to a master it has no connection to yet may be redirected
+    // once (MOVED) while it opens one: the steady state is what is counted below.
+    await bursts(await locationKeys());
+    const before = await cluster.errorReplies();
+    const answers = await bursts(await locationKeys());
+
+    for (const perKey of answers) {
+      expect(statuses(perKey)).toEqual([...Array(WINDOW).fill(200), ...Array(WINDOW).fill(429)]);
+      for (const refused of perKey.filter((r) => r.status === 429))
+        expectEnvelope(refused, 429, 'rate_limited');
+    }
+    const after = await cluster.errorReplies();
+    expect(after['CROSSSLOT'] ?? 0).toBe(0);
+    expect(after['MOVED'] ?? 0).toBe(before['MOVED'] ?? 0);
+    // Each counter is its own key in its own slot: the masters share the counting.
+    const counting = await cluster.mastersWithKeys(`${env.RATE_LIMIT_PREFIX}:*`);
+    expect(counting).toBeGreaterThan(1);
+  } finally {
+    await Promise.all(apis.map((api) => api.stop()));
+  }
+});
+
+it('When two API processes record write positions of one location on a Redis Cluster, then both read the largest', async () => {
+  const prefix = testPrefix('wal');
+  const [one, two] = [0, 1].map(
+    () => new RedisWritePositions({ redis: cluster.target, maxLagMs: 1_000, prefix }),
+  );
+  try {
+    const location = randomUUID();
+    for (const p of [one!, two!]) {
+      for (;;) {
+        if (
+          (await p.latest(location).then(
+            () => true,
+            () => false,
+          )) === true
+        )
+          break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+
+    await one!.record(location, 5_000);
+    await two!.record(location, 9_000);
+    await one!.record(location, 7_000);
+
+    expect(await one!.latest(location)).toBe(9_000);
+    expect(await two!.latest(location)).toBe(9_000);
+    expect(await two!.latest(randomUUID())).toBe(0);
+  } finally {
+    await Promise.all([one!.close(), two!.close()]);
+  }
+});

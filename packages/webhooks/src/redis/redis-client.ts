@@ -1,0 +1,62 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+
+/** One seed node of a Redis Cluster. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where Redis is (decision 0190): a single Redis by URL (`REDIS_URL`), or a Redis Cluster
+ * through its seed nodes (`REDIS_CLUSTER_NODES`); the client learns the rest of the cluster,
+ * and which node holds which slot, from them.
+ */
+export type RedisTarget = { url: string } | { clusterNodes: readonly RedisNode[] };
+
+/** What every Redis user of the service holds: one Redis, or the cluster client. */
+export type RedisClient = Redis | Cluster;
+
+export function isClusterTarget(target: RedisTarget): target is { clusterNodes: readonly RedisNode[] } {
+  return 'clusterNodes' in target;
+}
+
+/**
+ * The one place a Redis client is made, for every user (the queue, the rate limit, the
+ * write positions): `options` are a single Redis's, and mean the same on a cluster. There
+ * they apply to each node's connection, except what the cluster client does itself: its
+ * offline queue, auto-pipelining and reconnection (`retryStrategy` becomes its
+ * `clusterRetryStrategy`). Commands that meet a slot moving or a failover in progress are
+ * retried by the cluster client (MOVED/ASK follow the new owner; CLUSTERDOWN and TRYAGAIN
+ * wait a moment), within `maxRetriesPerRequest` where that is set.
+ */
+export function createRedis(target: RedisTarget, options: RedisOptions = {}): RedisClient {
+  if (!isClusterTarget(target)) return new Redis(target.url, options);
+  const { enableOfflineQueue, enableAutoPipelining, retryStrategy, ...nodeOptions } = options;
+  const clusterOptions: ClusterOptions = {
+    redisOptions: nodeOptions,
+    enableOfflineQueue: enableOfflineQueue ?? true,
+    enableAutoPipelining: enableAutoPipelining ?? false,
+    // Reads and writes go to the masters: a replica may be behind what was just written.
+    scaleReads: 'master',
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 100,
+    slotsRefreshTimeout: 2_000,
+    ...(retryStrategy ? { clusterRetryStrategy: (times: number) => retryStrategy(times) } : {}),
+  };
+  return new Cluster(
+    target.clusterNodes.map(({ host, port }) => ({ host, port })),
+    clusterOptions,
+  );
+}
+
+/**
+ * A key prefix whose keys all live in one hash slot on a cluster: `{prefix}` (a hash tag).
+ * BullMQ runs multi-key scripts over every key of a queue, which a cluster refuses
+ * (CROSSSLOT) unless they share a slot. On a single Redis the prefix is kept as it is, so
+ * an existing deployment keeps its queue. A prefix that has a hash tag already is kept.
+ */
+export function slotPrefix(target: RedisTarget, prefix: string): string {
+  if (!isClusterTarget(target) || /\{[^}]+\}/.test(prefix)) return prefix;
+  return `{${prefix}}`;
+}
