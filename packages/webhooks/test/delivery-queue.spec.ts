@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { DeliveryQueue, deliveryJobId } from '../src';
-import { deliveryOfJob } from '../src/queue/delivery-queue';
+import { deliveryOfJob, fairPriorities } from '../src/queue/delivery-queue';
 import { TEST_SETTINGS } from './support/delivery-behaviour';
 import {
   appendEvents,
@@ -106,7 +106,9 @@ describe('DeliveryQueue (the enqueuer)', () => {
     await h.db.dataSource.query(`UPDATE webhook_deliveries SET queued_generation = NULL WHERE id = $1`, [id]);
     await queue.enqueueNew();
 
-    const jobs = (await queue.queue.getJobs(['waiting', 'delayed'])).filter((j) => j.data.deliveryId === id);
+    const jobs = (await queue.queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter(
+      (j) => j.data.deliveryId === id,
+    );
     expect(jobs.map((j) => j.id)).toEqual([`${id}-0`]);
     expect(jobs[0]!.data).toEqual({ deliveryId: id, generation: 0, endpointId: expect.any(String) });
     expect((await queuedGeneration(id)).queued_generation).toBe(0);
@@ -175,7 +177,7 @@ describe('DeliveryQueue (the enqueuer)', () => {
     const requeued = await queue.requeueLost();
 
     expect(requeued).toBeGreaterThanOrEqual(1);
-    expect(await queue.queue.getJobState(jobId)).toBe('waiting');
+    expect(await queue.queue.getJobState(jobId)).toBe('prioritized');
     expect((await queue.queue.getJob(jobId))?.data).toEqual({
       deliveryId: id,
       generation: 0,
@@ -199,9 +201,9 @@ describe("DeliveryQueue: the relay's hand-off", () => {
     await h?.close();
   });
 
-  async function relayedMarked(locationId: string) {
+  async function relayedMarked(locationId: string, events = 2) {
     await givenEndpoint(h, locationId, 'https://hooks.provider.example/hooks');
-    await appendEvents(h, locationId, occupiedEvents(2));
+    await appendEvents(h, locationId, occupiedEvents(events));
     const created = [];
     for (;;) {
       const batch = await h.persistence.pipeline.relay.relayBatch(500, { leaseMs: 60_000 });
@@ -227,6 +229,44 @@ describe("DeliveryQueue: the relay's hand-off", () => {
     } finally {
       await queue.close();
     }
+  });
+
+  it("When one endpoint's backlog and another location's delivery are handed over together, then the queue hands out the other's delivery right after the backlog's first job, not behind the whole backlog", async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-f`,
+    });
+    try {
+      const busy = await givenLocation(h);
+      const quiet = await givenLocation(h);
+      const backlog = await relayedMarked(busy, 6);
+      const single = await relayedMarked(quiet, 1);
+
+      await queue.handOff([...backlog, ...single]);
+
+      // BullMQ hands prioritized jobs out lowest priority first, jobs of one priority in the order added.
+      const order = (await queue.queue.getPrioritized(0, -1)).map((j) => j.data.deliveryId);
+      expect(order).toEqual([
+        backlog[0]!.deliveryId,
+        single[0]!.deliveryId,
+        ...backlog.slice(1).map((d) => d.deliveryId),
+      ]);
+    } finally {
+      await queue.close();
+      await dropPrefix(`${prefix}-f`);
+    }
+  });
+
+  it('When the deliveries of several endpoints are ranked for the queue, then each endpoint counts its own from 1', () => {
+    expect(
+      fairPriorities([
+        { endpointId: 'a' },
+        { endpointId: 'a' },
+        { endpointId: 'b' },
+        { endpointId: 'a' },
+        { endpointId: 'b' },
+      ]),
+    ).toEqual([1, 2, 1, 3, 2]);
   });
 
   it('When Redis refuses the hand-off, then the deliveries are marked unqueued again and the next enqueuer round adds them', async () => {
@@ -304,7 +344,9 @@ describe('DeliveryQueue: the safety net after Redis lost its data', () => {
       while ((await queue.enqueueNew()) > 0);
       const ids = (await deliveries(h, locationId)).map((d) => d.id);
       const jobsOf = async () =>
-        (await queue.queue.getJobs(['waiting', 'delayed'])).filter((j) => ids.includes(j.data.deliveryId));
+        (await queue.queue.getJobs(['waiting', 'prioritized', 'delayed'])).filter((j) =>
+          ids.includes(j.data.deliveryId),
+        );
       const held = (await jobsOf()).slice(0, 5);
       for (const job of (await jobsOf()).slice(5)) await job.remove();
 

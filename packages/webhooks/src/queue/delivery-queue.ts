@@ -47,6 +47,26 @@ export interface JobDelivery {
   event?: StoredEvent;
 }
 
+/** BullMQ's highest priority number (the lowest priority). */
+const LAST_PRIORITY = 2_097_152;
+
+/**
+ * A job's BullMQ priority: its rank among the jobs of its endpoint in one hand-off (1 for each
+ * endpoint's first, 2 for its second, ...). BullMQ hands out lower numbers first, jobs of one
+ * number in the order they were added: a backlog of one endpoint is interleaved with
+ * everyone else's jobs instead of being ahead of them, so a quiet location's job waits behind
+ * at most one job of each other endpoint, not behind a hanging endpoint's whole line (each of
+ * which the engine would receive only to park it). A parked or retried job keeps its rank.
+ */
+export function fairPriorities(deliveries: readonly { endpointId?: string }[]): number[] {
+  const ranks = new Map<string | undefined, number>();
+  return deliveries.map(({ endpointId }) => {
+    const rank = (ranks.get(endpointId) ?? 0) + 1;
+    ranks.set(endpointId, rank);
+    return Math.min(rank, LAST_PRIORITY);
+  });
+}
+
 /** Job states that mean the delivery has no job to run any more. */
 const LOST_STATES = new Set<string>(['unknown', 'completed', 'failed']);
 
@@ -165,11 +185,12 @@ export class DeliveryQueue {
   async enqueueNew(): Promise<number> {
     const due = await this.candidates.unqueued(this.batchSize);
     if (due.length === 0) return 0;
+    const priorities = fairPriorities(due);
     await this.queue.addBulk(
-      due.map(({ deliveryId, generation, endpointId, delayMs }) => ({
+      due.map(({ deliveryId, generation, endpointId, delayMs }, i) => ({
         name: 'deliver',
         data: { deliveryId, generation, endpointId },
-        opts: { jobId: deliveryJobId(deliveryId, generation), delay: delayMs },
+        opts: { jobId: deliveryJobId(deliveryId, generation), delay: delayMs, priority: priorities[i] },
       })),
     );
     await this.candidates.markQueued(due);
@@ -183,9 +204,10 @@ export class DeliveryQueue {
    */
   async handOff(deliveries: readonly RelayedDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
+    const priorities = fairPriorities(deliveries);
     try {
       await this.queue.addBulk(
-        deliveries.map(({ deliveryId, generation, endpointId, locationId, event }) => ({
+        deliveries.map(({ deliveryId, generation, endpointId, locationId, event }, i) => ({
           name: 'deliver',
           data: {
             deliveryId,
@@ -201,7 +223,7 @@ export class DeliveryQueue {
               reservationProviderId: event.reservationProviderId ?? null,
             },
           },
-          opts: { jobId: deliveryJobId(deliveryId, generation) },
+          opts: { jobId: deliveryJobId(deliveryId, generation), priority: priorities[i] },
         })),
       );
     } catch (error) {
@@ -235,11 +257,12 @@ export class DeliveryQueue {
         await Promise.all(
           jobIds.filter((_, i) => LOST_STATES.has(states[i]!)).map((id) => this.queue.remove(id)),
         );
+        const priorities = fairPriorities(lost);
         await this.queue.addBulk(
-          lost.map(({ deliveryId, generation, endpointId }) => ({
+          lost.map(({ deliveryId, generation, endpointId }, i) => ({
             name: 'deliver',
             data: { deliveryId, generation, endpointId },
-            opts: { jobId: deliveryJobId(deliveryId, generation) },
+            opts: { jobId: deliveryJobId(deliveryId, generation), priority: priorities[i] },
           })),
         );
       }

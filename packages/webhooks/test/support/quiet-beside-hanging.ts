@@ -145,6 +145,10 @@ export function describeQuietBesideHanging(
         p50Beside: percentile(beside, 0.5),
         p99Beside: percentile(beside, 0.99),
       };
+      // Measurements for the record (decision 0160): `QUIET_BESIDE_HANGING_FIGURES=1 npx jest ...`.
+      if (process.env.QUIET_BESIDE_HANGING_FIGURES) {
+        process.stdout.write(`${deployment}: ${JSON.stringify(figures)}\n`);
+      }
       expect({
         ...figures,
         within: figures.p99Beside <= Math.max(2 * figures.p99Alone, NOISE_FLOOR_MS),
