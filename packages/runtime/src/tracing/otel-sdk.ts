@@ -7,7 +7,7 @@ import {
   trace,
   type Span,
 } from '@opentelemetry/api';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -28,11 +28,16 @@ export function startOpenTelemetry(defaultServiceName: string): () => Promise<vo
     instrumentations: [
       // Outgoing requests outside any trace (none of ours) are not worth a trace of their own.
       new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
-      new ExpressInstrumentation(),
+      // The route's handler, not every middleware and router layer it passed (a span each).
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
+      }),
       // The background loops (relay, pollers, BullMQ's blocking reads) query PostgreSQL and Redis
       // all the time outside any request or attempt: those queries start no trace.
       new PgInstrumentation({
         requireParentSpan: true,
+        // A checkout from the pool is no statement: its span would double the count for nothing.
+        ignoreConnectSpans: true,
         // The instrumentation follows the current conventions (`db.system.name`); many backends
         // still key database spans on the older `db.system`, so each query span carries both.
         requestHook: (span) => span.setAttribute('db.system', 'postgresql'),
