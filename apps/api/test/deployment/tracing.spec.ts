@@ -163,6 +163,60 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
   });
 });
 
+/** The API alone (no REDIS_URL): the relay and the attempts run in the API's process. */
+describe('tracing with in-process delivery', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  let otlp: OtlpReceiver;
+  let api: ApiProcess;
+  afterAll(async () => {
+    await api?.stop('SIGKILL');
+    await receiver?.close();
+    await otlp?.close();
+    await db?.drop();
+  });
+
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace", async () => {
+    db = await createTestDatabase({ poolSize: 2 });
+    receiver = await Receiver.start();
+    otlp = await OtlpReceiver.start();
+    api = await ApiProcess.start(deploymentEnv(db.url, otlp.env()), START_TIMEOUT_MS, START.bundles.api);
+    const location = await hookedLocation(api, receiver);
+    const traceId = randomBytes(16).toString('hex');
+
+    const seated = await traced(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[0]] }),
+      `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    );
+    expect(seated.status).toBe(201);
+    let spans: ReceivedSpan[] = [];
+    await waitUntil('the attempt and its POST exported', async () => {
+      spans = otlp.trace(traceId);
+      const attempt = spans.find(
+        (s) => s.name === 'webhook attempt' && s.attributes['pis.event.type'] === 'table.occupied',
+      );
+      return (
+        attempt !== undefined &&
+        spans.some((s) => s.parentSpanId === attempt.spanId && s.kind === SpanKinds.client)
+      );
+    });
+
+    const relay = spans.find(
+      (s) => s.name === 'outbox relay' && s.attributes['pis.event.type'] === 'table.occupied',
+    );
+    const attempt = spans.find(
+      (s) => s.name === 'webhook attempt' && s.attributes['pis.event.type'] === 'table.occupied',
+    )!;
+    expect(new Set(spans.map((s) => s.resource['service.name']))).toEqual(new Set(['pis-api']));
+    expect(relay).toBeDefined();
+    expect(attempt.attributes['pis.attempt.outcome']).toBe('succeeded');
+    // Under the relay's context or the one stored with the event (the write's): a span of this trace either way.
+    expect(spans.map((s) => s.spanId)).toContain(attempt.parentSpanId);
+  });
+});
+
 describe.each(['bundles', 'sources'] as const)('tracing off (%s)', (start) => {
   let db: TestDatabase;
   let receiver: Receiver;
