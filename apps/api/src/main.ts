@@ -1,9 +1,16 @@
-import { ConfigError, createLogger, joinClusterMetrics, loadConfig, type Config } from '@pis/runtime';
+import {
+  ConfigError,
+  createLogger,
+  joinClusterMetrics,
+  loadConfig,
+  startTracing,
+  stopTracing,
+  type Config,
+} from '@pis/runtime';
 import cluster from 'node:cluster';
-import { createApiRuntime } from './api-runtime';
 import { superviseApiWorkers } from './cluster-primary';
 import { ensureDemoLocation, type DemoLocation } from './demo-setup';
-import { listen, type RunningServer } from './http-server';
+import type { RunningServer } from './http-server';
 
 /** `pnpm start`: the API deployment (with in-process webhook delivery when REDIS_URL is unset). */
 async function main(): Promise<void> {
@@ -11,6 +18,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   if (config.apiWorkers > 1 && cluster.isPrimary) return superviseApiWorkers(config.apiWorkers, logger);
   if (cluster.isWorker) joinClusterMetrics();
+  // Tracing starts (when OTEL_* asks for it) before the modules it instruments are loaded:
+  // the runtime (pg, ioredis, express) and the server (docs/reference/running.md#tracing).
+  await startTracing('pis-api');
+  const { createApiRuntime } = await import('./api-runtime');
+  const { listen } = await import('./http-server');
   const runtime = await createApiRuntime(config, logger);
   const embedded = config.databaseUrl === null;
   await runtime.start();
@@ -29,6 +41,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     await server.close();
     await runtime.stop();
+    await stopTracing();
     logger.info('stopped');
     process.exit(0);
   };

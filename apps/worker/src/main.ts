@@ -1,11 +1,14 @@
-import { ConfigError, createLogger, loadConfig } from '@pis/runtime';
-import { createWorkerRuntime } from './worker-runtime';
+import { ConfigError, createLogger, loadConfig, startTracing, stopTracing } from '@pis/runtime';
 import { loadWorkerSettings } from './worker-settings';
 
 /** `pnpm start:worker`: the webhook worker deployment (docs/reference/running.md#deployments). */
 async function main(): Promise<void> {
   const { config, settings } = readConfigurationOrExit();
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
+  // Tracing starts (when OTEL_* asks for it) before the modules it instruments are loaded:
+  // the runtime's pg, ioredis and BullMQ, and the webhook sender's http (docs/reference/running.md#tracing).
+  await startTracing('pis-worker');
+  const { createWorkerRuntime } = await import('./worker-runtime');
   const runtime = await createWorkerRuntime(config, settings, logger);
   const { metricsPort } = await runtime.start();
   logger.info(
@@ -26,6 +29,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing attempts in flight');
     try {
       await runtime.stop();
+      await stopTracing();
       logger.info('stopped');
       process.exit(0);
     } catch (err) {

@@ -1,6 +1,7 @@
 export * from './kernel/instant';
 export * from './kernel/outcome';
 export * from './kernel/id-set';
+export * from './kernel/trace-hooks';
 export {
   shape,
   type Shape,

@@ -3,3 +3,4 @@ export * from './secret-cipher';
 export * from './logger';
 export * from './config';
 export * from './metrics';
+export * from './tracing';

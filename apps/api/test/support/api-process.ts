@@ -78,6 +78,10 @@ export class ApiProcess {
     return this.output;
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** A request with a bearer credential; `body` is sent as JSON. */
   call(method: 'get' | 'post' | 'put', path: string, token: string, body?: object): Promise<Response> {
     const test = request(this.baseUrl)[method](path).set('Authorization', `Bearer ${token}`).timeout(10_000);

@@ -93,4 +93,9 @@ export type StoredEvent = DomainEvent & {
   locationId: string;
   /** Per location, strictly increasing (1, 2, 3, ...). */
   sequence: number;
+  /**
+   * The trace context of the write that raised the event (W3C `traceparent`, perhaps
+   * `tracestate`), when tracing was on: the event's deliveries continue that trace. Never in a body.
+   */
+  traceContext?: Readonly<Record<string, string>>;
 };

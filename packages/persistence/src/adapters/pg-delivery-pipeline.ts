@@ -48,7 +48,7 @@ interface ClaimRow {
 /** What a claim returns: the delivery and its outbox event (`e`). */
 const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
   e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data, e.reservation_provider_id,
-  (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+  e.trace_context, (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
 
 /** A due-deliveries claim reads this many times its limit, so that a few endpoints' backlogs leave room for others. */
 const CLAIM_WINDOW = 4;
@@ -65,6 +65,7 @@ const eventOf = (r: {
   occurred_micros: string;
   data: unknown;
   reservation_provider_id: string | null;
+  trace_context?: Record<string, string> | null;
 }): StoredEvent =>
   ({
     id: r.event_id,
@@ -75,6 +76,8 @@ const eventOf = (r: {
     data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
     // The provider owning the reservation the event names: whom delivery may show its id.
     ...(r.reservation_provider_id === null ? {} : { reservationProviderId: r.reservation_provider_id }),
+    // The trace of the write that raised it (docs/decisions/0230-trace-propagation.md).
+    ...(r.trace_context ? { traceContext: r.trace_context } : {}),
   }) as StoredEvent;
 
 const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
@@ -118,7 +121,7 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
        ), relayed AS (
          UPDATE outbox_events e SET relayed_at = clock_timestamp() FROM claimed c WHERE e.id = c.id
          RETURNING e.id, e.location_id, e.type, e.sequence, e.data, e.occurred_at, e.created_at,
-                   e.reservation_provider_id
+                   e.reservation_provider_id, e.trace_context
        ), created AS (
          INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence, status,
                                          attempt_count, next_attempt_at, generation, queued_generation,
@@ -135,7 +138,7 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
        )
        SELECT (SELECT count(*) FROM relayed)::int AS events, c.id, r.location_id, c.endpoint_id,
               r.id AS event_id, r.type AS event_type, r.sequence::text AS sequence, r.data,
-              r.reservation_provider_id,
+              r.reservation_provider_id, r.trace_context,
               (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
          FROM (SELECT 1) AS one
          LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true

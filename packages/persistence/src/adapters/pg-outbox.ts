@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent, Outbox, StoredEvent } from '@pis/domain';
+import { currentTraceContext, type DomainEvent, type Outbox, type StoredEvent } from '@pis/domain';
 import { outboxEventMapper } from '../mappers/outbox-event.mapper';
 import { outboxEventSchema } from '../schemas/outbox-event.schema';
 import type { Sql } from '../db/sql';
@@ -28,8 +28,10 @@ export class PgOutbox implements Outbox {
     );
     if (bumped === null) throw new Error(`cannot append events: there is no location ${locationId}`);
     const first = bumped.event_sequence - events.length + 1;
+    // The write's trace goes with its events, in the same insert (null with tracing off).
+    const traceContext = currentTraceContext();
     const rows = events.map((event, i) =>
-      outboxEventMapper.toPersistence(locationId, randomUUID(), first + i, event),
+      outboxEventMapper.toPersistence(locationId, randomUUID(), first + i, event, traceContext),
     );
     const { columns, values, params } = this.sql.insertValues(outboxEventSchema, rows, 1);
     await this.sql.rows(

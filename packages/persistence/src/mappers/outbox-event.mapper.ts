@@ -7,8 +7,9 @@ export type NewOutboxEventRow = Omit<OutboxEventRow, 'created_at'>;
 
 export const outboxEventMapper = {
   toDomain(
-    row: Omit<OutboxEventRow, 'created_at' | 'relayed_at' | 'reservation_provider_id'> & {
+    row: Omit<OutboxEventRow, 'created_at' | 'relayed_at' | 'reservation_provider_id' | 'trace_context'> & {
       reservation_provider_id?: string | null;
+      trace_context?: Record<string, string> | null;
     },
   ): StoredEvent {
     const owner = row.reservation_provider_id;
@@ -20,9 +21,16 @@ export const outboxEventMapper = {
       occurredAt: instantFromDb(row.occurred_at),
       data: row.data,
       ...(owner === null || owner === undefined ? {} : { reservationProviderId: owner }),
+      ...(row.trace_context ? { traceContext: row.trace_context } : {}),
     } as StoredEvent;
   },
-  toPersistence(locationId: string, id: string, sequence: number, event: DomainEvent): NewOutboxEventRow {
+  toPersistence(
+    locationId: string,
+    id: string,
+    sequence: number,
+    event: DomainEvent,
+    traceContext: Readonly<Record<string, string>> | null = null,
+  ): NewOutboxEventRow {
     return {
       id,
       location_id: locationId,
@@ -31,6 +39,7 @@ export const outboxEventMapper = {
       occurred_at: instantToDb(event.occurredAt),
       data: { ...event.data },
       reservation_provider_id: event.reservationProviderId ?? null,
+      trace_context: traceContext === null ? null : { ...traceContext },
       relayed_at: null,
     };
   },

@@ -15,6 +15,11 @@ export interface OutboxEventRow {
    * body, so each reader is shown only what it may see of it (`eventVisibleTo`).
    */
   reservation_provider_id: string | null;
+  /**
+   * The trace context of the write that appended the event (W3C `traceparent`, perhaps
+   * `tracestate`); null when tracing was off. Its deliveries' attempts continue that trace.
+   */
+  trace_context: Record<string, string> | null;
   /** Set by the database (clock_timestamp()). */
   created_at: InstantText;
   /** Set once the relay has fanned the event out to deliveries. */
@@ -32,6 +37,7 @@ export const outboxEventSchema = new EntitySchema<OutboxEventRow>({
     occurred_at: instant(),
     data: jsonb(),
     reservation_provider_id: uuid({ nullable: true }),
+    trace_context: jsonb(true),
     created_at: { type: 'timestamptz', insert: false, update: false },
     relayed_at: instant(true),
   },

@@ -2,6 +2,7 @@ import { toWebhookEventBody } from '@pis/contract';
 import {
   eventVisibleTo,
   failingReason,
+  inTraceSpan,
   Instant,
   liveSecrets,
   ownProviderId,
@@ -9,6 +10,7 @@ import {
   type AttemptLog,
   type EndpointHealthPolicy,
   type ClaimedDelivery,
+  type OpenSpan,
   type WebhookEndpoint,
   type WebhookQueries,
 } from '@pis/domain';
@@ -84,8 +86,31 @@ export class DeliveryAttempts {
     };
   }
 
-  /** The decision that follows the attempt, and whether the endpoint kept up (2xx within half the timeout). */
-  async run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
+  /**
+   * The decision that follows the attempt, and whether the endpoint kept up (2xx within half
+   * the timeout). With tracing on the attempt is a span under the trace of the write that
+   * raised the event (its POST the HTTP client span within it).
+   */
+  run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
+    const attributes = {
+      'pis.delivery.id': delivery.id,
+      'pis.event.id': delivery.event.id,
+      'pis.event.type': delivery.event.type,
+      'pis.attempt': delivery.attemptCount + 1,
+    };
+    return inTraceSpan(
+      'webhook attempt',
+      delivery.event.traceContext,
+      attributes,
+      (span) => this.attempt(delivery, span),
+      'consumer',
+    );
+  }
+
+  private async attempt(
+    delivery: ClaimedDelivery,
+    span: OpenSpan,
+  ): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
     const { log, endpoints, sender, retry, logger } = this.deps;
     let endpoint = await endpoints.findEndpoint(delivery.locationId);
     let refused = refusal(endpoint, delivery);
@@ -122,6 +147,11 @@ export class DeliveryAttempts {
       refused === null ? this.health : null,
     );
     if (endpointDisabled) endpoints.forget?.(delivery.locationId);
+    span.setAttributes({
+      'http.response.status_code': result.status ?? undefined,
+      'pis.attempt.outcome': decision.kind,
+    });
+    if (decision.kind !== 'succeeded') span.fail(result.error ?? `status ${result.status}`);
     this.observe({ delivery, attemptedAt, result, decision });
     // A failed attempt (retried or not) is worth an operator's eye; a delivered one is routine.
     logger[decision.kind === 'succeeded' ? 'info' : 'warn'](

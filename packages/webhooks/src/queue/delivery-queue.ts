@@ -26,6 +26,8 @@ interface CarriedEventData {
    * no event the attempt may use: the delivery's claim reads the event instead.
    */
   reservationProviderId?: string | null;
+  /** The trace the attempt continues (docs/decisions/0230-trace-propagation.md); absent with tracing off. */
+  traceContext?: Readonly<Record<string, string>>;
 }
 
 export interface DeliveryJobData {
@@ -100,6 +102,7 @@ export function deliveryOfJob(
               ...(event.reservationProviderId === null
                 ? {}
                 : { reservationProviderId: event.reservationProviderId }),
+              ...(event.traceContext === undefined ? {} : { traceContext: event.traceContext }),
             } as StoredEvent)
           : undefined,
     };
@@ -221,6 +224,7 @@ export class DeliveryQueue {
               occurredAtMicros: event.occurredAt.epochMicros.toString(),
               data: event.data,
               reservationProviderId: event.reservationProviderId ?? null,
+              ...(event.traceContext === undefined ? {} : { traceContext: event.traceContext }),
             },
           },
           opts: { jobId: deliveryJobId(deliveryId, generation), priority: priorities[i] },

@@ -1,4 +1,11 @@
-import type { OutboxRelayStore, RelayedDelivery, RelayHandOff } from '@pis/domain';
+import {
+  startTraceSpan,
+  tracingEnabled,
+  type OutboxRelayStore,
+  type RelayedDelivery,
+  type RelayHandOff,
+  type StartedSpan,
+} from '@pis/domain';
 import type { Logger } from 'pino';
 import { WakeableLoop } from '../support/wakeable-loop';
 
@@ -35,8 +42,10 @@ export function relayLoop(
     async () => {
       const batch = await relay.relayBatch(batchSize, target.handOff ?? undefined);
       if (batch.created.length > 0) {
+        const spans: StartedSpan[] = [];
+        const created = tracingEnabled() ? relaySpans(batch.created, spans) : batch.created;
         try {
-          await target.enqueue(batch.created);
+          await target.enqueue(created);
           if (handOffFailing) options.logger.info('new deliveries are handed to the scheduler again');
           handOffFailing = false;
         } catch (err) {
@@ -46,10 +55,37 @@ export function relayLoop(
               'new deliveries could not be handed to the scheduler; it will take them from the store',
             );
           handOffFailing = true;
+        } finally {
+          for (const span of spans) span.end();
         }
       }
       return batch.events === batchSize;
     },
     { idleMs: options.pollMs, errorBackoffMs: 1_000, logger: options.logger, name: 'outbox-relay' },
   );
+}
+
+/**
+ * With tracing on, each delivery's hand-off is a span in the trace of the write that raised
+ * its event (docs/decisions/0230-trace-propagation.md), and the delivery carries that span's
+ * context on, so its job's attempt is the relay span's child.
+ */
+function relaySpans(deliveries: readonly RelayedDelivery[], spans: StartedSpan[]): RelayedDelivery[] {
+  return deliveries.map((delivery) => {
+    if (delivery.event.traceContext === undefined) return delivery;
+    const span = startTraceSpan(
+      'outbox relay',
+      delivery.event.traceContext,
+      {
+        'pis.delivery.id': delivery.deliveryId,
+        'pis.event.id': delivery.event.id,
+        'pis.event.type': delivery.event.type,
+      },
+      'producer',
+    );
+    if (span === null) return delivery;
+    spans.push(span);
+    const context = span.context();
+    return context === null ? delivery : { ...delivery, event: { ...delivery.event, traceContext: context } };
+  });
 }

@@ -1,0 +1,257 @@
+import { spawnSync } from 'node:child_process';
+import request from 'supertest';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
+import { dropPrefix, REDIS_URL, testPrefix } from '../../../../packages/webhooks/test/support/redis';
+import { WorkerProcess } from '../../../worker/test/support/worker-process';
+import { ApiProcess } from '../support/api-process';
+import { deploymentEnv, hookedLocation, START_TIMEOUT_MS, waitUntil } from '../support/deployment';
+import { OtlpReceiver, SpanKinds, type ReceivedSpan } from '../support/otlp-receiver';
+import { Receiver } from '../support/receiver';
+import { P, reservation } from '../support/wire';
+
+jest.setTimeout(300_000);
+
+const ROOT = join(__dirname, '../../../..');
+const PRELOAD = ['--require', './apps/api/test/support/report-loaded-modules.cjs'];
+const START = {
+  sources: {
+    api: [...PRELOAD, '--import', 'tsx', 'apps/api/src/main.ts'],
+    worker: [...PRELOAD, '--import', 'tsx', 'apps/worker/src/main.ts'],
+  },
+  bundles: {
+    api: [...PRELOAD, 'apps/api/dist/main.js'],
+    worker: [...PRELOAD, 'apps/worker/dist/main.js'],
+  },
+};
+/** POST a reservation as a traced caller would: with its `traceparent`. */
+const traced = (api: ApiProcess, key: string, body: object, traceparent: string) =>
+  request(api.baseUrl)
+    .post(`${P}/reservations`)
+    .set('Authorization', `Bearer ${key}`)
+    .set('traceparent', traceparent)
+    .send(body)
+    .timeout(10_000);
+const loadedModules = (log: string) => Number(/opentelemetry modules loaded: (\d+)/.exec(log)?.[1] ?? NaN);
+
+beforeAll(() => {
+  // The production start runs the bundles (docs/decisions/0122): tracing is proven on them too.
+  const built = spawnSync(process.execPath, ['tools/scripts/build-apps.mjs'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`build-apps failed: ${built.stderr}`);
+});
+
+/**
+ * docs/reference/running.md#tracing: one seated reservation's trace, from the caller's
+ * `traceparent` through the API's transaction, the outbox row, the relay and the job to the
+ * webhook POST, in the worker deployment (API and worker processes, PostgreSQL, Redis).
+ */
+describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment (%s)', (start) => {
+  const prefix = testPrefix(`tracing-${start}`);
+  // The worker's default service name, or the one OTEL_SERVICE_NAME gives it.
+  const workerName = start === 'bundles' ? 'deliveries' : 'pis-worker';
+  let db: TestDatabase;
+  let receiver: Receiver;
+  let otlp: OtlpReceiver;
+  let api: ApiProcess;
+  let worker: WorkerProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ poolSize: 2 });
+    receiver = await Receiver.start();
+    otlp = await OtlpReceiver.start();
+    const env = deploymentEnv(db.url, { REDIS_URL, WEBHOOK_QUEUE_PREFIX: prefix, ...otlp.env() });
+    api = await ApiProcess.start(env, START_TIMEOUT_MS, START[start].api);
+    worker = await WorkerProcess.start(
+      start === 'bundles' ? { ...env, OTEL_SERVICE_NAME: 'deliveries' } : env,
+      START_TIMEOUT_MS,
+      START[start].worker,
+    );
+  });
+  afterAll(async () => {
+    await worker?.stop('SIGKILL');
+    await api?.stop('SIGKILL');
+    await receiver?.close();
+    await otlp?.close();
+    await db?.drop();
+    await dropPrefix(prefix);
+  });
+
+  it("When a caller's traced request seats a reservation, then one trace holds its server span, its database spans, the relay, the attempt and the webhook POST; each process names its service and pid", async () => {
+    const location = await hookedLocation(api, receiver);
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+
+    const seated = await traced(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[0]] }),
+      `00-${traceId}-${callerSpanId}-01`,
+    );
+    expect(seated.status).toBe(201);
+    const occupied = await receiver.until(
+      () =>
+        receiver
+          .at(location.path)
+          .find((r) => (JSON.parse(r.body) as { type: string }).type === 'table.occupied'),
+      30_000,
+      'table.occupied',
+    );
+    let spans: ReceivedSpan[] = [];
+    const attempt = () => spans.find((s) => s.name === 'webhook attempt');
+    await waitUntil('the attempt and its POST exported', async () => {
+      spans = otlp.trace(traceId);
+      const made = attempt();
+      return (
+        made !== undefined && spans.some((s) => s.parentSpanId === made.spanId && s.kind === SpanKinds.client)
+      );
+    });
+
+    const server = spans.find((s) => s.kind === SpanKinds.server);
+    const dbSpans = spans.filter(
+      (s) => s.scope.endsWith('instrumentation-pg') && s.name !== 'pg-pool.connect',
+    );
+    const relay = spans.find((s) => s.name === 'outbox relay');
+    const post = spans.find(
+      (s) =>
+        s.parentSpanId === attempt()!.spanId &&
+        s.kind === SpanKinds.client &&
+        s.scope.endsWith('instrumentation-http'),
+    )!;
+    // The API's server span continues the caller's trace, under the caller's span.
+    expect(server).toMatchObject({ parentSpanId: callerSpanId, resource: { 'service.name': 'pis-api' } });
+    expect(server!.resource['process.pid']).toBe(api.pid);
+    // The write's statements (its transaction, the outbox insert among them), under the request.
+    const apiQueries = dbSpans.filter((s) => s.resource['service.name'] === 'pis-api');
+    expect(apiQueries.length).toBeGreaterThan(0);
+    expect(new Set(dbSpans.map((s) => s.attributes['db.system']))).toEqual(new Set(['postgresql']));
+    expect(
+      dbSpans.some((s) =>
+        String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '').includes('outbox_events'),
+      ),
+    ).toBe(true);
+    // The relay hands the delivery on under the stored context; the attempt is the relay's child.
+    expect(relay).toBeDefined();
+    expect(attempt()).toMatchObject({
+      parentSpanId: relay!.spanId,
+      kind: SpanKinds.consumer,
+      attributes: {
+        'pis.event.type': 'table.occupied',
+        'pis.attempt': 1,
+        'pis.attempt.outcome': 'succeeded',
+      },
+      resource: { 'service.name': workerName },
+    });
+    expect(attempt()!.resource['process.pid']).toBe(worker.pid);
+    // The POST's client span comes from the http instrumentation, and its traceparent reached the endpoint.
+    expect(post.attributes['http.request.method'] ?? post.attributes['http.method']).toBe('POST');
+    expect(post.resource['service.name']).toBe(workerName);
+    expect(String(occupied.headers['traceparent'])).toMatch(new RegExp(`^00-${traceId}-${post.spanId}-01$`));
+    // Background loops (relay polls, BullMQ's reads) start no traces of their own in the worker.
+    const workerRoots = otlp.spans.filter(
+      (s) => s.resource['service.name'] === workerName && s.parentSpanId === null,
+    );
+    expect(workerRoots).toEqual([]);
+  });
+
+  it('When tracing is on, then the processes loaded OpenTelemetry (what the check when off counts)', async () => {
+    await api.stop('SIGTERM');
+    expect(loadedModules(api.log)).toBeGreaterThan(0);
+  });
+});
+
+/** The API alone (no REDIS_URL): the relay and the attempts run in the API's process. */
+describe('tracing with in-process delivery', () => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  let otlp: OtlpReceiver;
+  let api: ApiProcess;
+  afterAll(async () => {
+    await api?.stop('SIGKILL');
+    await receiver?.close();
+    await otlp?.close();
+    await db?.drop();
+  });
+
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace", async () => {
+    db = await createTestDatabase({ poolSize: 2 });
+    receiver = await Receiver.start();
+    otlp = await OtlpReceiver.start();
+    api = await ApiProcess.start(deploymentEnv(db.url, otlp.env()), START_TIMEOUT_MS, START.bundles.api);
+    const location = await hookedLocation(api, receiver);
+    const traceId = randomBytes(16).toString('hex');
+
+    const seated = await traced(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[0]] }),
+      `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    );
+    expect(seated.status).toBe(201);
+    let spans: ReceivedSpan[] = [];
+    await waitUntil('the attempt and its POST exported', async () => {
+      spans = otlp.trace(traceId);
+      const attempt = spans.find(
+        (s) => s.name === 'webhook attempt' && s.attributes['pis.event.type'] === 'table.occupied',
+      );
+      return (
+        attempt !== undefined &&
+        spans.some((s) => s.parentSpanId === attempt.spanId && s.kind === SpanKinds.client)
+      );
+    });
+
+    const relay = spans.find(
+      (s) => s.name === 'outbox relay' && s.attributes['pis.event.type'] === 'table.occupied',
+    );
+    const attempt = spans.find(
+      (s) => s.name === 'webhook attempt' && s.attributes['pis.event.type'] === 'table.occupied',
+    )!;
+    expect(new Set(spans.map((s) => s.resource['service.name']))).toEqual(new Set(['pis-api']));
+    expect(relay).toBeDefined();
+    expect(attempt.attributes['pis.attempt.outcome']).toBe('succeeded');
+    // Under the relay's context or the one stored with the event (the write's): a span of this trace either way.
+    expect(spans.map((s) => s.spanId)).toContain(attempt.parentSpanId);
+  });
+});
+
+describe.each(['bundles', 'sources'] as const)('tracing off (%s)', (start) => {
+  let db: TestDatabase;
+  let receiver: Receiver;
+  afterAll(async () => {
+    await receiver?.close();
+    await db?.drop();
+  });
+
+  it('When no OTEL exporter is configured, then the API loads no @opentelemetry module and stores no trace context with its events', async () => {
+    db = await createTestDatabase({ poolSize: 2 });
+    receiver = await Receiver.start();
+    const api = await ApiProcess.start(
+      deploymentEnv(db.url, { OTEL_SERVICE_NAME: 'named-but-off' }),
+      START_TIMEOUT_MS,
+      START[start].api,
+    );
+    try {
+      const location = await hookedLocation(api, receiver);
+      const seated = await traced(
+        api,
+        location.key,
+        reservation({ status: 'seated', tableIds: [location.tables[0]] }),
+        `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
+      );
+      expect(seated.status).toBe(201);
+      await receiver.until(() => (receiver.at(location.path).length >= 2 ? true : undefined), 30_000);
+    } finally {
+      expect(await api.stop('SIGTERM')).toBe(0);
+    }
+    const stored: { traced: number; events: number }[] = await db.dataSource.query(
+      `SELECT count(trace_context)::int AS traced, count(*)::int AS events FROM outbox_events`,
+    );
+
+    expect(loadedModules(api.log)).toBe(0);
+    expect(stored).toEqual([{ traced: 0, events: expect.any(Number) }]);
+    expect(stored[0]!.events).toBeGreaterThan(0);
+  });
+});

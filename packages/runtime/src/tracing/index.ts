@@ -1,0 +1,1 @@
+export { startTracing, stopTracing, tracingRequested } from './start-tracing';

@@ -1,0 +1,101 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+} from '@opentelemetry/api';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/domain';
+
+/**
+ * The OpenTelemetry SDK, loaded by `startTracing` only when an exporter is configured: this
+ * module (and every `@opentelemetry` package) is never loaded otherwise. The exporter, its
+ * protocol and endpoint, the sampler, the batch processor and the resource come from the
+ * standard `OTEL_*` variables; traces only (metrics stay with Prometheus, logs with pino).
+ */
+export function startOpenTelemetry(defaultServiceName: string): () => Promise<void> {
+  process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
+  process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
+  const sdk = new NodeSDK({
+    serviceName: process.env['OTEL_SERVICE_NAME'] || defaultServiceName,
+    instrumentations: [
+      // Outgoing requests outside any trace (none of ours) are not worth a trace of their own.
+      new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
+      // The route's handler, not every middleware and router layer it passed (a span each).
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
+      }),
+      // The background loops (relay, pollers, BullMQ's blocking reads) query PostgreSQL and Redis
+      // all the time outside any request or attempt: those queries start no trace.
+      new PgInstrumentation({
+        requireParentSpan: true,
+        // A checkout from the pool is no statement: its span would double the count for nothing.
+        ignoreConnectSpans: true,
+        // The instrumentation follows the current conventions (`db.system.name`); many backends
+        // still key database spans on the older `db.system`, so each query span carries both.
+        requestHook: (span) => span.setAttribute('db.system', 'postgresql'),
+      }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  const tracer = trace.getTracer('pis');
+  const kinds = { internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER };
+  installTracing({
+    currentContext: () => contextOf(context.active()),
+    inSpan(name, parent, attributes, work, kind = 'internal') {
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      return tracer.startActiveSpan(name, { kind: kinds[kind], attributes }, base, async (span) => {
+        try {
+          return await work(openSpan(span));
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      });
+    },
+    startSpan(name, parent, attributes, kind = 'internal') {
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      const span = tracer.startSpan(name, { kind: kinds[kind], attributes }, base);
+      return { ...openSpan(span), end: () => span.end() };
+    },
+  });
+  return async () => {
+    installTracing(null);
+    await sdk.shutdown();
+  };
+}
+
+/** The W3C headers of a context, when it has a span. */
+function contextOf(active: ReturnType<typeof context.active>): StoredTraceContext | null {
+  if (trace.getSpanContext(active) === undefined) return null;
+  const carrier: Record<string, string> = {};
+  propagation.inject(active, carrier);
+  if (carrier['traceparent'] === undefined) return null;
+  const stored: Record<string, string> = { traceparent: carrier['traceparent'] };
+  if (carrier['tracestate']) stored['tracestate'] = carrier['tracestate'];
+  return stored;
+}
+
+function openSpan(span: Span): OpenSpan {
+  return {
+    setAttributes(attributes) {
+      for (const [key, value] of Object.entries(attributes))
+        if (value !== undefined) span.setAttribute(key, value);
+    },
+    fail(reason) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    },
+    context: () => contextOf(trace.setSpan(context.active(), span)),
+  };
+}
