@@ -8,9 +8,17 @@
 //   repository, such as notes kept beside a working copy, which a clone does not have.
 //   The domain's own `shared` modules are fine: their paths resolve inside the repository.
 //   Proven by packages/domain/test/standalone-repository.spec.ts.
+// - Each workspace package keeps to itself: no file of a package (packages/*, apps/*, tools/*
+//   with a package.json), tests and their support included, imports another package's files by
+//   a relative path (`../../../packages/webhooks/test/support/redis`). Shared test support is
+//   imported by name (`@pis/testing`, `@pis/testing/webhooks`, `@pis/testing/worker`,
+//   `@pis/persistence/test-support`, `@pis/webhooks/test-support`), so the dependency shows in
+//   package.json and checks above see it. Proven by packages/domain/test/package-imports.spec.ts.
 //
 // Usage: node tools/scripts/check-boundaries.mjs [packageDir ...] [--standalone repoDir]
-// Without arguments: the purity of packages/domain and the standalone check of this repository.
+//        [--package-imports repoDir]
+// Without arguments: the purity of packages/domain, the standalone check and the package-imports
+// check of this repository.
 // Exit 0 and a one-line summary per check on stdout; exit 1 naming every offence on stderr.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -169,20 +177,68 @@ export function sharedFolderReferences(repoDir) {
   return { files: files.length, problems: found };
 }
 
+/** Workspace package folders of the repository at `root`: packages/*, apps/*, tools/* with a package.json. */
+function workspacePackages(root) {
+  return ['packages', 'apps', 'tools'].flatMap((group) =>
+    existsSync(join(root, group))
+      ? readdirSync(join(root, group))
+          .map((name) => join(root, group, name))
+          .filter((dir) => existsSync(join(dir, 'package.json')))
+      : [],
+  );
+}
+
+function packageSourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (SKIPPED_DIRS.has(name)) return [];
+    if (statSync(full).isDirectory()) return packageSourceFiles(full);
+    return SOURCE.test(name) && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Every relative import, in any workspace package, that leaves the package it is written in. */
+export function crossPackageImports(repoDir) {
+  const rootDir = resolve(repoDir);
+  const found = [];
+  let count = 0;
+  for (const pkg of workspacePackages(rootDir)) {
+    for (const file of packageSourceFiles(pkg)) {
+      count++;
+      const text = readFileSync(file, 'utf8');
+      for (const spec of new Set(IMPORTS.flatMap((re) => [...text.matchAll(re)].map((m) => m[2])))) {
+        if (!spec.startsWith('.')) continue;
+        // Only paths that name a module of the repository (a test's fixture text that merely
+        // looks like an import names none).
+        const resolved = resolve(dirname(file), spec);
+        const target = relative(pkg, resolved);
+        if ((target.startsWith('..') || isAbsolute(target)) && insideRepository(rootDir, resolved)) {
+          found.push(
+            `${relative(rootDir, file)}: imports '${spec}', a file outside ${relative(rootDir, pkg)} (import it by package name)`,
+          );
+        }
+      }
+    }
+  }
+  return { files: count, problems: found };
+}
+
 function parseArguments(args) {
   const packages = [];
   let standalone = null;
+  let workspace = null;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--standalone') standalone = args[++i] ?? root;
+    else if (args[i] === '--package-imports') workspace = args[++i] ?? root;
     else packages.push(args[i]);
   }
-  if (packages.length === 0 && standalone === null)
-    return { packages: [join(root, 'packages/domain')], standalone: root };
-  return { packages, standalone };
+  if (packages.length === 0 && standalone === null && workspace === null)
+    return { packages: [join(root, 'packages/domain')], standalone: root, workspace: root };
+  return { packages, standalone, workspace };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const { packages, standalone } = parseArguments(process.argv.slice(2));
+  const { packages, standalone, workspace } = parseArguments(process.argv.slice(2));
   let failed = false;
   for (const dir of packages) {
     const { files, problems } = checkPackage(dir);
@@ -204,6 +260,16 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       console.error(`${name}: no files to check`);
     } else {
       console.log(`${name}: stands alone (${files} files, no path into a shared folder outside it)`);
+    }
+  }
+  if (workspace !== null) {
+    const { files, problems } = crossPackageImports(workspace);
+    const name = shown(resolve(workspace)) || '.';
+    if (problems.length > 0) {
+      failed = true;
+      console.error(`${name}: packages import each other's files by relative path:\n  ${problems.join('\n  ')}`);
+    } else {
+      console.log(`${name}: every package imports others by name (${files} files)`);
     }
   }
   process.exit(failed ? 1 : 0);

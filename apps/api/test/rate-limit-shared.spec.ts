@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import type { Response } from 'supertest';
 import { createLogger } from '@pis/runtime';
-import { dropPrefix, REDIS_URL, testPrefix } from '../../../packages/webhooks/test/support/redis';
-import { OwnRedis } from '../../../packages/webhooks/test/support/own-redis';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
+import { OwnRedis } from '@pis/testing/webhooks';
 import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
 import { P } from './support/wire';

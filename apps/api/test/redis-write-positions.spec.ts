@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { dropPrefix, REDIS_URL, testPrefix } from '../../../packages/webhooks/test/support/redis';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { RedisWritePositions } from '../src/redis-write-positions';
 
 /*

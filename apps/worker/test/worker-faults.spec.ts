@@ -7,12 +7,12 @@ import {
   occupiedEvents,
   openHarness,
   type Harness,
-} from '../../../packages/webhooks/test/support/harness';
-import { Receiver } from '../../../packages/webhooks/test/support/receiver';
-import { dropPrefix, testPrefix } from '../../../packages/webhooks/test/support/redis';
-import { OwnRedis } from '../../../packages/webhooks/test/support/own-redis';
+} from '@pis/webhooks/test-support';
+import { Receiver } from '@pis/testing/webhooks';
+import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
+import { OwnRedis } from '@pis/testing/webhooks';
 import { oneTo, sequencesOf, sleep, SHARED_REDIS_URL, workerEnv } from './support/worker-env';
-import { WorkerProcess } from './support/worker-process';
+import { WorkerProcess } from '@pis/testing/worker';
 
 jest.setTimeout(180_000);
 

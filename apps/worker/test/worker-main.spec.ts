@@ -8,11 +8,11 @@ import {
   openHarness,
   relayAll,
   type Harness,
-} from '../../../packages/webhooks/test/support/harness';
-import { Receiver, verify } from '../../../packages/webhooks/test/support/receiver';
-import { dropPrefix, testPrefix } from '../../../packages/webhooks/test/support/redis';
+} from '@pis/webhooks/test-support';
+import { Receiver, verify } from '@pis/testing/webhooks';
+import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { BACKOFFICE_TOKEN, SHARED_REDIS_URL, workerEnv } from './support/worker-env';
-import { WorkerProcess } from './support/worker-process';
+import { WorkerProcess } from '@pis/testing/worker';
 
 jest.setTimeout(60_000);
 

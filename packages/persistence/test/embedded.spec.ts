@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectEmbeddedSuitesToPass } from './support/embedded-jest';
+import { expectEmbeddedSuitesToPass } from '@pis/testing/embedded';
 
 // The embedded (PGlite) suites live in `embedded/*.pglite.ts` (`pnpm test:embedded` runs them alone).
 describe('PGlite', () => {

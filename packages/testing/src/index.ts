@@ -1,6 +1,6 @@
 export * from './in-memory';
 export * from './system';
-export * from './builders';
+export * from '@pis/domain/test-support';
 export * from './scenarios';
 export * from './events';
 export * from './contracts';

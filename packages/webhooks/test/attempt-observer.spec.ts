@@ -9,7 +9,7 @@ import {
   waitForDeliveries,
   type Harness,
 } from './support/harness';
-import { Receiver } from './support/receiver';
+import { Receiver } from '@pis/testing/webhooks';
 import { testLogger } from './support/test-logger';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,7 +13,7 @@ import {
   requestRedelivery,
   type Harness,
 } from './support/harness';
-import { dropPrefix, REDIS_URL, testPrefix } from './support/redis';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { queuedDelivery, usePipelineFixture } from './support/queued';
 
 describe('deliveryOfJob', () => {

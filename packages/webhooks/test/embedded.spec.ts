@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expectEmbeddedSuitesToPass } from '../../persistence/test/support/embedded-jest';
+import { expectEmbeddedSuitesToPass } from '@pis/testing/embedded';
 
 // The in-process delivery suite on PGlite lives in `embedded/*.pglite.ts` (`pnpm test:embedded` runs it alone).
 describe('in-process delivery on embedded PGlite', () => {

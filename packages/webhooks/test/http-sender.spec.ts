@@ -1,5 +1,5 @@
 import { DnsWebhookUrlPolicy, HttpWebhookSender } from '../src';
-import { Receiver } from './support/receiver';
+import { Receiver } from '@pis/testing/webhooks';
 
 const loopbackAllowed = new DnsWebhookUrlPolicy({ allowPrivate: true, allowInsecure: true });
 const publicOnly = new DnsWebhookUrlPolicy({ allowPrivate: false, allowInsecure: true });

@@ -8,8 +8,8 @@ import {
   openHarness,
   type Harness,
 } from './support/harness';
-import { Receiver } from './support/receiver';
-import { dropPrefix, testPrefix } from './support/redis';
+import { Receiver } from '@pis/testing/webhooks';
+import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { queuedDelivery } from './support/queued';
 
 jest.setTimeout(120_000);

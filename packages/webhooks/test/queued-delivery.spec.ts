@@ -11,9 +11,9 @@ import {
   relayAll,
   type Harness,
 } from './support/harness';
-import { OwnRedis } from './support/own-redis';
-import { Receiver } from './support/receiver';
-import { dropPrefix, REDIS_URL, testPrefix } from './support/redis';
+import { OwnRedis } from '@pis/testing/webhooks';
+import { Receiver } from '@pis/testing/webhooks';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { queuedDelivery, usePipelineFixture } from './support/queued';
 
 describeDeliveryBehaviour('BullMQ worker', async (h, settings) => {

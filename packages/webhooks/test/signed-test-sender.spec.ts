@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { Instant, rotateSecret, type WebhookEndpoint } from '@pis/domain';
 import { DnsWebhookUrlPolicy, HttpWebhookSender, SignedTestSender } from '../src';
-import { Receiver, verify } from './support/receiver';
+import { Receiver, verify } from '@pis/testing/webhooks';
 
 const OLD_SECRET = `whsec_${Buffer.from('o'.repeat(32)).toString('base64')}`;
 const NEW_SECRET = `whsec_${Buffer.from('n'.repeat(32)).toString('base64')}`;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-support';
-import { dropPrefix, REDIS_URL, testPrefix } from '../../../../packages/webhooks/test/support/redis';
-import { WorkerProcess } from '../../../worker/test/support/worker-process';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
+import { WorkerProcess } from '@pis/testing/worker';
 import { ApiProcess } from '../support/api-process';
 import {
   BACKOFFICE_TOKEN,

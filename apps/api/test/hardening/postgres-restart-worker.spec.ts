@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import type { Response } from 'supertest';
-import { Receiver } from '../../../../packages/webhooks/test/support/receiver';
-import { dropPrefix, REDIS_URL, testPrefix } from '../../../../packages/webhooks/test/support/redis';
-import { WorkerProcess } from '../../../worker/test/support/worker-process';
+import { Receiver } from '@pis/testing/webhooks';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
+import { WorkerProcess } from '@pis/testing/worker';
 import { Client } from '../support/client';
 import { expectEnvelope } from '../support/envelope';
 import { testResolver } from '../support/harness';

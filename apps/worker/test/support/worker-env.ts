@@ -1,4 +1,4 @@
-import type { Harness } from '../../../../packages/webhooks/test/support/harness';
+import type { Harness } from '@pis/webhooks/test-support';
 
 export const SHARED_REDIS_URL = process.env['PIS_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 export const BACKOFFICE_TOKEN = 'worker-test-backoffice-token-0123456789';

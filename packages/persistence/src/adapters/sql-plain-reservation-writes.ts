@@ -7,32 +7,28 @@ import {
   type ReservationInput,
 } from '@pis/domain';
 import { reservationMapper } from '../mappers/reservation.mapper';
-import type { OwnedReservationRow, ReservationRow } from '../schemas/reservation.schema';
+import {
+  reservationSchema,
+  type OwnedReservationRow,
+  type ReservationRow,
+} from '../schemas/reservation.schema';
 import type { Database } from '../db/database';
 import { isUuid } from './uuid';
 
-const COLUMNS: (keyof OwnedReservationRow)[] = [
-  'id',
-  'location_id',
-  'connected_provider_id',
-  'external_id',
-  'status',
-  'party_name',
-  'covers',
-  'starts_at',
-  'ends_at',
-  'table_ids',
-  'guest',
-  'internal_note',
-  'prepayment',
-  'pos_order_id',
-  'updated_at',
-  'linked_order_id',
-  'arrived_at',
-  'received_at',
-];
+/**
+ * The inserted columns, in the order the entity declares them: derived from the reservation
+ * entity as `Sql.insertValues` derives its columns from the entity metadata (a column the
+ * entity marks `insert: false` is left out), so a column added to the entity is written here
+ * too without a second list to keep in step.
+ */
+const COLUMNS = Object.entries(reservationSchema.options.columns)
+  .filter(([, column]) => column !== undefined && column.insert !== false)
+  .map(([property, column]) => ({
+    property: property as keyof OwnedReservationRow,
+    name: column?.name ?? property,
+  }));
 
-const CREATE = `INSERT INTO reservations (${COLUMNS.join(', ')})
+const CREATE = `INSERT INTO ${reservationSchema.options.tableName} (${COLUMNS.map((c) => `"${c.name}"`).join(', ')})
   VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
   ON CONFLICT (location_id, provider_id, external_id) DO NOTHING RETURNING id`;
 
@@ -101,7 +97,7 @@ export class SqlPlainReservationWrites implements PlainReservationWrites {
       reservation,
       providerId ?? ownProviderId(reservation.locationId),
     );
-    const params = COLUMNS.map((column) => dbValue(row[column]));
+    const params = COLUMNS.map((column) => dbValue(row[column.property]));
     const inserted = await this.db.prepared('pis_reservation_create', CREATE, params);
     if (inserted.length === 0) return 'duplicate';
     await this.db.noteWrite();

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKeyRecord } from '@pis/domain';
-import { at } from '../builders/instants';
-import { aLocation } from '../builders/location.builders';
+import { at } from '@pis/domain/test-support';
+import { aLocation } from '@pis/domain/test-support';
 import { commit, rollBack, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 

@@ -1,6 +1,6 @@
 import { Instant, type DomainEvent, type EventType, type StoredEvent } from '@pis/domain';
-import { aRoom } from '../builders/floor-plan.builders';
-import { anOrder } from '../builders/order.builders';
+import { aRoom } from '@pis/domain/test-support';
+import { anOrder } from '@pis/domain/test-support';
 import { commit, useAdapters, type InspectableAdapterSet } from './adapter-set';
 import { givenLocationRow, publishWorkingPlan } from './fixtures';
 import { anEvent } from './outbox.contract';

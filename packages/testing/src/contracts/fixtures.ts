@@ -6,9 +6,9 @@ import {
   type Transaction,
   type UnitOfWork,
 } from '@pis/domain';
-import { aRoom } from '../builders/floor-plan.builders';
-import { at } from '../builders/instants';
-import { aLocation } from '../builders/location.builders';
+import { aRoom } from '@pis/domain/test-support';
+import { at } from '@pis/domain/test-support';
+import { aLocation } from '@pis/domain/test-support';
 import { commit } from './adapter-set';
 
 /** A fresh location, committed. */

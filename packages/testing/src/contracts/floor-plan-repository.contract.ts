@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Room, Table, WorkingPlan } from '@pis/domain';
-import { aRoom, aTable } from '../builders/floor-plan.builders';
-import { at } from '../builders/instants';
+import { aRoom, aTable } from '@pis/domain/test-support';
+import { at } from '@pis/domain/test-support';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenDraftTables, givenLocationRow, publishWorkingPlan } from './fixtures';
 

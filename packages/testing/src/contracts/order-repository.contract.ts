@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ok, withLines, type Order, type TableHolder } from '@pis/domain';
-import { at } from '../builders/instants';
-import { aDiscount, anItem, anOrder, aPayment } from '../builders/order.builders';
+import { at } from '@pis/domain/test-support';
+import { aDiscount, anItem, anOrder, aPayment } from '@pis/domain/test-support';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenDraftTables, givenLocationRow } from './fixtures';
 

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@pis/domain';
-import { at } from '../builders/instants';
+import { at } from '@pis/domain/test-support';
 import {
   commit,
   rollBack,

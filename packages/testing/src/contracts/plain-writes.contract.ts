@@ -7,9 +7,9 @@ import {
   type ReservationInput,
 } from '@pis/domain';
 import fc from 'fast-check';
-import { at, plusMillis } from '../builders/instants';
-import { anOrder } from '../builders/order.builders';
-import { aFullReservationInput, aReservation, aReservationInput } from '../builders/reservation.builders';
+import { at, plusMillis } from '@pis/domain/test-support';
+import { anOrder } from '@pis/domain/test-support';
+import { aFullReservationInput, aReservation, aReservationInput } from '@pis/domain/test-support';
 import { commit, useAdapters, type AdapterSet } from './adapter-set';
 import { givenDraftTables, givenLocationRow, publishWorkingPlan } from './fixtures';
 

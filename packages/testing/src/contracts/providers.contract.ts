@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DomainEvent, Provider, ProviderKeyRecord } from '@pis/domain';
-import { at, plusMillis } from '../builders/instants';
-import { anOrder } from '../builders/order.builders';
-import { aReservation, aReservationInput } from '../builders/reservation.builders';
+import { at, plusMillis } from '@pis/domain/test-support';
+import { anOrder } from '@pis/domain/test-support';
+import { aReservation, aReservationInput } from '@pis/domain/test-support';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenDraftTables, givenLocationRow } from './fixtures';
 import { anEvent } from './outbox.contract';

@@ -1,7 +1,7 @@
 import { Instant, type Reservation } from '@pis/domain';
-import { at } from '../builders/instants';
-import { anOrder } from '../builders/order.builders';
-import { aFullReservationInput, aReservation } from '../builders/reservation.builders';
+import { at } from '@pis/domain/test-support';
+import { anOrder } from '@pis/domain/test-support';
+import { aFullReservationInput, aReservation } from '@pis/domain/test-support';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { describeReservationWindow } from './reservation-window.contract';
 import { givenDraftTables, givenLocationRow } from './fixtures';

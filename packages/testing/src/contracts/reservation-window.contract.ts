@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Instant, Reservation } from '@pis/domain';
-import { at } from '../builders/instants';
-import { aReservation } from '../builders/reservation.builders';
+import { at } from '@pis/domain/test-support';
+import { aReservation } from '@pis/domain/test-support';
 import { commit, type AdapterSet } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 

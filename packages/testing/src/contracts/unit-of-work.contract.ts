@@ -1,6 +1,6 @@
 import { fail, ok } from '@pis/domain';
-import { aLocation } from '../builders/location.builders';
-import { aReservation } from '../builders/reservation.builders';
+import { aLocation } from '@pis/domain/test-support';
+import { aReservation } from '@pis/domain/test-support';
 import { commit, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 import { anEvent } from './outbox.contract';

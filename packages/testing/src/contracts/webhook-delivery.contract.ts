@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Instant, type DeliveryStatus, type WebhookDelivery } from '@pis/domain';
-import { at } from '../builders/instants';
+import { at } from '@pis/domain/test-support';
 import { commit, useAdapters, type InspectableAdapterSet, type MakeInspectableAdapters } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 import { anEvent } from './outbox.contract';

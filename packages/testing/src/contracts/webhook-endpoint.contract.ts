@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEndpoint } from '@pis/domain';
-import { at } from '../builders/instants';
+import { at } from '@pis/domain/test-support';
 import { commit, rollBack, useAdapters, type MakeAdapters } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { fail, ok, Instant } from '@pis/domain';
-import { anOrder } from '../builders/order.builders';
-import { aReservation } from '../builders/reservation.builders';
-import { aLocation } from '../builders/location.builders';
+import { anOrder } from '@pis/domain/test-support';
+import { aReservation } from '@pis/domain/test-support';
+import { aLocation } from '@pis/domain/test-support';
 import { RandomIds } from '../system/ids';
 import { detach } from './detach';
 import { InMemoryStore } from './in-memory-store';

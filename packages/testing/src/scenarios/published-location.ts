@@ -7,8 +7,8 @@ import {
   type Location,
   type Outcome,
 } from '@pis/domain';
-import { aFloorPlanImport } from '../builders/floor-plan.builders';
-import { aLocationCommand } from '../builders/location.builders';
+import { aFloorPlanImport } from '@pis/domain/test-support';
+import { aLocationCommand } from '@pis/domain/test-support';
 
 export interface PublishedLocation {
   locationId: string;

@@ -5,7 +5,7 @@ import {
   RESERVATION_STATUSES,
   type ReservationStatus,
 } from '@pis/domain';
-import { aFullReservationInput, aReservationInput } from '../builders/reservation.builders';
+import { aFullReservationInput, aReservationInput } from '@pis/domain/test-support';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { givenLocation } from '../scenarios/published-location';
 import { aWorld, expectOk } from './use-case-world';

@@ -6,8 +6,8 @@ import {
   type Prepayment,
   type ReservationInput,
 } from '@pis/domain';
-import { plusMillis } from '../builders/instants';
-import { aPrepayment } from '../builders/reservation.builders';
+import { plusMillis } from '@pis/domain/test-support';
+import { aPrepayment } from '@pis/domain/test-support';
 import { aWorld, type World } from './use-case-world';
 
 const TABLES = 4;

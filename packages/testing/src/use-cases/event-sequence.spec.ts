@@ -5,7 +5,7 @@ import {
   openWalkInOrder,
   publishFloorPlan,
 } from '@pis/domain';
-import { aReservationInput } from '../builders/reservation.builders';
+import { aReservationInput } from '@pis/domain/test-support';
 import { givenPublishedLocation } from '../scenarios/published-location';
 import { aWorld, expectOk, later } from './use-case-world';
 

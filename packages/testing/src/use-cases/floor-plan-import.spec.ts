@@ -1,5 +1,5 @@
 import { getWorkingPlan, type FloorPlanImportInput } from '@pis/domain';
-import { aFloorPlanImport, anImportRoom, anImportTable } from '../builders/floor-plan.builders';
+import { aFloorPlanImport, anImportRoom, anImportTable } from '@pis/domain/test-support';
 import { aLocationWithoutPlan, expectOk } from './use-case-world';
 
 describe('floor plan: import lifecycle (docs/reference/provider-api.md#floor-plan-lifecycle)', () => {

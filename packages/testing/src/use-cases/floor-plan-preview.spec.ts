@@ -1,5 +1,5 @@
 import { editTable, previewFloorPlanPublish, type TablePatch } from '@pis/domain';
-import { aFloorPlanImport } from '../builders/floor-plan.builders';
+import { aFloorPlanImport } from '@pis/domain/test-support';
 import { aLocationWithoutPlan, expectOk } from './use-case-world';
 
 const UNKNOWN = '00000000-0000-4000-8000-0000000000ff';

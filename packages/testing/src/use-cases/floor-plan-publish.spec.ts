@@ -7,7 +7,7 @@ import {
   type Deps,
   type TablePatch,
 } from '@pis/domain';
-import { aFloorPlanImport } from '../builders/floor-plan.builders';
+import { aFloorPlanImport } from '@pis/domain/test-support';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { givenPublishedLocation } from '../scenarios/published-location';
 import { aLocationWithoutPlan, expectOk } from './use-case-world';

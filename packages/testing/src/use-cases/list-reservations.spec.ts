@@ -5,7 +5,7 @@ import {
   type Reservation,
   type ReservationCursor,
 } from '@pis/domain';
-import { at } from '../builders/instants';
+import { at } from '@pis/domain/test-support';
 import { aWorld, expectOk, type World } from './use-case-world';
 
 const list = (

@@ -7,7 +7,7 @@ import {
   type ReservationInput,
   type StoredEvent,
 } from '@pis/domain';
-import { plusMillis } from '../builders/instants';
+import { plusMillis } from '@pis/domain/test-support';
 import { aWorld, type World } from './use-case-world';
 
 const TABLES = 4;

@@ -14,7 +14,7 @@ import {
   revokeProviderKey,
   type Credential,
 } from '@pis/domain';
-import { aReservationInput } from '../builders/reservation.builders';
+import { aReservationInput } from '@pis/domain/test-support';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { expectOk, givenPublishedLocation } from '../scenarios/published-location';
 

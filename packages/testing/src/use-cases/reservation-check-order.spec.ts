@@ -5,7 +5,7 @@ import {
   publishFloorPlan,
   updateReservation,
 } from '@pis/domain';
-import { aReservationInput } from '../builders/reservation.builders';
+import { aReservationInput } from '@pis/domain/test-support';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
 import { givenLocation } from '../scenarios/published-location';
 import { aWorld, expectOk, later } from './use-case-world';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { RESERVATION_STATUSES, type ReservationInput } from '@pis/domain';
-import { at } from '../builders/instants';
-import { aReservationInput } from '../builders/reservation.builders';
+import { at } from '@pis/domain/test-support';
+import { aReservationInput } from '@pis/domain/test-support';
 import { aWorld, expectOk } from './use-case-world';
 
 const TABLES = 4;

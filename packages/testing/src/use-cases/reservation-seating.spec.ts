@@ -5,7 +5,7 @@ import {
   type ReservationInput,
   type ReservationStatus,
 } from '@pis/domain';
-import { aReservationInput } from '../builders/reservation.builders';
+import { aReservationInput } from '@pis/domain/test-support';
 import { aWorld, expectOk, later, type World } from './use-case-world';
 
 /** A reservation seated on `tables`; returns its last write and its order id. */

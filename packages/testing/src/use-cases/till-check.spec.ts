@@ -10,7 +10,7 @@ import {
   type Order,
   type Outcome,
 } from '@pis/domain';
-import { aPrepayment, aReservationInput } from '../builders/reservation.builders';
+import { aPrepayment, aReservationInput } from '@pis/domain/test-support';
 import { aWorld, expectOk, later, type World } from './use-case-world';
 
 const till = (world: World, orderId: string) => ({ locationId: world.locationId, orderId });

@@ -1,6 +1,6 @@
 import { Instant, updateReservation, type ReservationInput, type ReservationStatus } from '@pis/domain';
-import { at } from '../builders/instants';
-import { aFullReservationInput, aReservationInput } from '../builders/reservation.builders';
+import { at } from '@pis/domain/test-support';
+import { aFullReservationInput, aReservationInput } from '@pis/domain/test-support';
 import { aWorld, expectOk, later } from './use-case-world';
 
 describe('updateReservation (PUT): last-write-wins', () => {

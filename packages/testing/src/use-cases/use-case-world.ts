@@ -9,8 +9,8 @@ import {
   type ReservationWriteResult,
   type StoredEvent,
 } from '@pis/domain';
-import { plusMillis } from '../builders/instants';
-import { aReservationInput } from '../builders/reservation.builders';
+import { plusMillis } from '@pis/domain/test-support';
+import { aReservationInput } from '@pis/domain/test-support';
 import { createInMemoryDeps, type InMemoryDeps } from '../in-memory/create-in-memory-deps';
 import {
   expectOk,

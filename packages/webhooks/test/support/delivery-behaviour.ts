@@ -15,7 +15,7 @@ import {
   waitForDeliveries,
   type Harness,
 } from './harness';
-import { Receiver, verify } from './receiver';
+import { Receiver, verify } from '@pis/testing/webhooks';
 
 export interface RunningDelivery {
   wake(): void;

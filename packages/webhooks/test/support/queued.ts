@@ -1,8 +1,8 @@
 import { QueuedDelivery, type QueuedDeliveryOptions } from '../../src';
 import { TEST_SETTINGS } from './delivery-behaviour';
 import { openHarness, type Harness } from './harness';
-import { Receiver } from './receiver';
-import { dropPrefix, REDIS_URL, testPrefix } from './redis';
+import { Receiver } from '@pis/testing/webhooks';
+import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { testLogger } from './test-logger';
 
 /**

@@ -9,7 +9,7 @@ import {
   openHarness,
   type Harness,
 } from './harness';
-import { Receiver } from './receiver';
+import { Receiver } from '@pis/testing/webhooks';
 
 /** The attempt timeout of this check: short for CI, long enough to tell a wait behind it from noise. */
 const TIMEOUT_MS = 1_500;

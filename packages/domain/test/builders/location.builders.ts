@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Location } from '@pis/domain';
+import type { Location } from '../../src';
 import { at } from './instants';
 
 /** The command `createLocation` takes. */

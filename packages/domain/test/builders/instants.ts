@@ -1,4 +1,4 @@
-import { Instant } from '@pis/domain';
+import { Instant } from '../../src';
 
 /** Parses a date-time a test writes by hand; a typo fails loudly instead of yielding null. */
 export function at(text: string): Instant {

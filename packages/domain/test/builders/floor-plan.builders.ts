@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FloorPlanImportInput, ImportRoomInput, ImportTableInput, Room, Table } from '@pis/domain';
+import type { FloorPlanImportInput, ImportRoomInput, ImportTableInput, Room, Table } from '../../src';
 
 export interface ImportShape {
   rooms?: number;

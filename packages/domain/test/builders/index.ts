@@ -3,3 +3,4 @@ export * from './reservation.builders';
 export * from './location.builders';
 export * from './order.builders';
 export * from './floor-plan.builders';
+export * from './unit.builders';

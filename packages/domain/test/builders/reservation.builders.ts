@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Guest, Prepayment, Reservation, ReservationInput } from '@pis/domain';
+import type { Guest, Prepayment, Reservation, ReservationInput } from '../../src';
 import { at } from './instants';
 
 let counter = 0;

@@ -1,15 +1,10 @@
-import { Instant } from '../src/kernel/instant';
-import type { Reservation, ReservationInput } from '../src/reservations/reservation';
-import { EMPTY_LINES, makeCheck } from '../src/orders/check';
-import type { Order } from '../src/orders/order';
-import type { Room, Table, WorkingPlan } from '../src/floorplan/floor-plan';
-
-/** Parses a date-time the test writes by hand; a typo fails loudly instead of yielding null. */
-export function at(text: string): Instant {
-  const instant = Instant.parse(text);
-  if (instant === null) throw new Error(`not a date-time: ${text}`);
-  return instant;
-}
+// Fixed-id builders for the domain's unit tests (rules on one record, no store): a reservation,
+// an order, a table, a room and a working plan with stable ids such as 'loc-1' and 't-1'.
+import { at } from './instants';
+import type { Reservation, ReservationInput } from '../../src/reservations/reservation';
+import { EMPTY_LINES, makeCheck } from '../../src/orders/check';
+import type { Order } from '../../src/orders/order';
+import type { Room, Table, WorkingPlan } from '../../src/floorplan/floor-plan';
 
 export function reservationInput(overrides: Partial<ReservationInput> = {}): ReservationInput {
   return {

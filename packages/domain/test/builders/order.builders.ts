@@ -8,7 +8,7 @@ import {
   type CheckLines,
   type CheckPayment,
   type Order,
-} from '@pis/domain';
+} from '../../src';
 import { at } from './instants';
 
 /** Everything of an order but its check, which `lines` gives (the totals and spend follow). */
