@@ -4,3 +4,4 @@
  * opens a migrated database through `@pis/persistence`, which itself tests with `@pis/testing`.
  */
 export * from './test/support/harness';
+export * from './test/support/redis-cluster';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { testPrefix } from '../../../packages/webhooks/test/support/redis';
-import { RedisTestCluster } from '../../../packages/webhooks/test/support/redis-cluster';
+import { testPrefix } from '@pis/testing/webhooks';
+import { RedisTestCluster } from '@pis/webhooks/test-support';
 import { RedisWritePositions } from '../src/redis-write-positions';
 import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';

@@ -6,12 +6,11 @@ import {
   oneEventOfEveryType,
   openHarness,
   type Harness,
-} from '../../../packages/webhooks/test/support/harness';
-import { Receiver, verify } from '../../../packages/webhooks/test/support/receiver';
-import { testPrefix } from '../../../packages/webhooks/test/support/redis';
-import { RedisTestCluster } from '../../../packages/webhooks/test/support/redis-cluster';
+} from '@pis/webhooks/test-support';
+import { Receiver, testPrefix, verify } from '@pis/testing/webhooks';
+import { RedisTestCluster } from '@pis/webhooks/test-support';
 import { workerEnv } from './support/worker-env';
-import { WorkerProcess } from './support/worker-process';
+import { WorkerProcess } from '@pis/testing/worker';
 
 jest.setTimeout(60_000);
 

@@ -9,9 +9,8 @@ import {
   waitForDeliveries,
   type Harness,
 } from './support/harness';
-import { Receiver, verify, type ReceivedRequest } from './support/receiver';
+import { Receiver, testPrefix, verify, type ReceivedRequest } from '@pis/testing/webhooks';
 import { RedisTestCluster } from './support/redis-cluster';
-import { testPrefix } from './support/redis';
 import { queuedDelivery } from './support/queued';
 
 /**

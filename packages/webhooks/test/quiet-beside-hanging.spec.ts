@@ -1,7 +1,7 @@
 import { InProcessDelivery } from '../src';
 import { queuedDelivery } from './support/queued';
 import { describeQuietBesideHanging } from './support/quiet-beside-hanging';
-import { dropPrefix, testPrefix } from './support/redis';
+import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { testLogger } from './support/test-logger';
 
 jest.setTimeout(120_000);
