@@ -17,6 +17,8 @@ jest.setTimeout(60_000);
 const RPS = 6;
 /** Requests per two-second window: a burst of twice the rate. */
 const WINDOW = 2 * RPS;
+/** The limiter's window (`RATE_WINDOW_SECONDS` in the rate limiter). */
+const WINDOW_MS = 2_000;
 let h: Harness;
 let cluster: RedisTestCluster;
 
@@ -55,7 +57,16 @@ it('When two API instances share a Redis Cluster, then each key gets one limit a
     // once (MOVED) while it opens one: the steady state is what is counted below.
     await bursts(await locationKeys());
     const before = await cluster.errorReplies();
-    const answers = await bursts(await locationKeys());
+    // A key's window opens at its first request and lasts two seconds: bursts that a busy
+    // machine could not answer within it fall partly into the next window and mean nothing, so
+    // they are sent again with fresh keys (the premise failed, not the limit).
+    let answers: Response[][] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const keys = await locationKeys();
+      const started = Date.now();
+      answers = await bursts(keys);
+      if (Date.now() - started < WINDOW_MS - 200) break;
+    }
 
     for (const perKey of answers) {
       expect(statuses(perKey)).toEqual([...Array(WINDOW).fill(200), ...Array(WINDOW).fill(429)]);
