@@ -31,6 +31,9 @@ const registration = (overrides: Partial<EndpointRegistration> = {}): EndpointRe
 const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id: 'ep-1',
   locationId: 'loc-1',
+  providerId: 'loc-1',
+  description: null,
+  singleton: true,
   url: 'https://old.example/hooks',
   events: ['table.freed'],
   secrets: [secret('whsec_current', null)],

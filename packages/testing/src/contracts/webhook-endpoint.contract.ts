@@ -8,6 +8,9 @@ export function anEndpoint(locationId: string, overrides: Partial<WebhookEndpoin
   return {
     id: randomUUID(),
     locationId,
+    providerId: locationId,
+    description: null,
+    singleton: true,
     url: 'https://provider.example.com/hooks/pis',
     events: ['floorplan.published', 'table.occupied', 'table.freed', 'table.spend_updated'],
     secrets: [{ secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}`, expiresAt: null }],

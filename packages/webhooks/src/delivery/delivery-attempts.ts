@@ -4,7 +4,6 @@ import {
   failingReason,
   Instant,
   liveSecrets,
-  ownProviderId,
   providerReader,
   type AttemptLog,
   type EndpointHealthPolicy,
@@ -19,12 +18,12 @@ import type { SendResult, WebhookSender } from './http-sender';
 import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './retry-policy';
 
 /**
- * The event as the endpoint's reader may see it. A location's endpoint belongs to the
- * location's own provider: another provider's reservation id reads null in its body, as in
- * the feed and the snapshot (docs/decisions/0212-isolation-between-providers.md).
+ * The event as the endpoint's reader may see it: the provider the endpoint belongs to.
+ * Another provider's reservation id reads null in its body, as in the feed and the snapshot
+ * (docs/decisions/0212-isolation-between-providers.md).
  */
-const bodyFor = (locationId: string, event: ClaimedDelivery['event']) =>
-  eventVisibleTo(providerReader(ownProviderId(locationId)), event);
+const bodyFor = (endpoint: WebhookEndpoint, event: ClaimedDelivery['event']) =>
+  eventVisibleTo(providerReader(endpoint.providerId), event);
 
 /** One attempt as it was made and recorded, for whoever watches (metrics). */
 export interface AttemptObservation {
@@ -48,7 +47,7 @@ export interface DeliveryAttemptsDeps {
   /** A successful attempt slower than this counts as the endpoint struggling. */
   slowAfterMs: number;
   /** Reads the endpoint with its secrets decrypted (perhaps cached: `forget` drops it). */
-  endpoints: Pick<WebhookQueries, 'findEndpoint'> & { forget?(locationId: string): void };
+  endpoints: Pick<WebhookQueries, 'findEndpointById'> & { forget?(endpointId: string): void };
   sender: WebhookSender;
   retry: RetryPolicyOptions;
   logger: Logger;
@@ -87,13 +86,13 @@ export class DeliveryAttempts {
   /** The decision that follows the attempt, and whether the endpoint kept up (2xx within half the timeout). */
   async run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
     const { log, endpoints, sender, retry, logger } = this.deps;
-    let endpoint = await endpoints.findEndpoint(delivery.locationId);
+    let endpoint = await endpoints.findEndpointById(delivery.endpointId);
     let refused = refusal(endpoint, delivery);
     if (refused !== null && endpoints.forget !== undefined) {
       // A refusal ends the delivery for good: never on a cached read (the endpoint may have
       // been re-enabled or changed since), only on the endpoint as it is now.
-      endpoints.forget(delivery.locationId);
-      endpoint = await endpoints.findEndpoint(delivery.locationId);
+      endpoints.forget(delivery.endpointId);
+      endpoint = await endpoints.findEndpointById(delivery.endpointId);
       refused = refusal(endpoint, delivery);
     }
     const attemptedAt = new Date();
@@ -104,7 +103,7 @@ export class DeliveryAttempts {
       decision = { kind: 'failed', disableEndpoint: false };
     } else {
       // Signed over the body this endpoint's provider may see (another's reservation id reads null).
-      const body = JSON.stringify(toWebhookEventBody(bodyFor(delivery.locationId, delivery.event)));
+      const body = JSON.stringify(toWebhookEventBody(bodyFor(endpoint, delivery.event)));
       const secrets = liveSecrets(endpoint, Instant.fromDate(attemptedAt)).map((s) => s.secret);
       const headers = signWebhook(delivery.event.id, body, secrets, attemptedAt);
       result = await sender.send({ url: endpoint.url, body, headers: { ...headers } });
@@ -121,7 +120,7 @@ export class DeliveryAttempts {
       decision,
       refused === null ? this.health : null,
     );
-    if (endpointDisabled) endpoints.forget?.(delivery.locationId);
+    if (endpointDisabled) endpoints.forget?.(delivery.endpointId);
     this.observe({ delivery, attemptedAt, result, decision });
     // A failed attempt (retried or not) is worth an operator's eye; a delivered one is routine.
     logger[decision.kind === 'succeeded' ? 'info' : 'warn'](
