@@ -56,7 +56,9 @@ export const toWebhookEndpointChange = (
 ): { url?: string; events?: EventType[]; description?: string | null } => ({
   ...(body.url === undefined ? {} : { url: body.url }),
   ...(body.eventTypes === undefined ? {} : { events: [...body.eventTypes] }),
-  ...(body.description === undefined ? {} : { description: body.description === '' ? null : body.description }),
+  ...(body.description === undefined
+    ? {}
+    : { description: body.description === '' ? null : body.description }),
 });
 
 /** An endpoint of POST /webhook-endpoints (or the singleton, read through them). */

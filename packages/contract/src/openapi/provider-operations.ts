@@ -10,8 +10,7 @@ const recovery = { security: 'providerKey', tag: 'recovery' } as const;
  */
 const NO_ENDPOINT =
   'not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key)';
-const NOT_IN_SCOPE =
-  "not_found: no such endpoint among the key's provider's endpoints at this location";
+const NOT_IN_SCOPE = "not_found: no such endpoint among the key's provider's endpoints at this location";
 const ENDPOINT_ID = { name: 'endpointId', description: 'the id of a webhook endpoint' };
 const externalIdParam = {
   name: 'externalId',
@@ -226,9 +225,13 @@ export const providerOperations: OperationSpec[] = [
     operationId: 'rotateScopedWebhookSecret',
     method: 'post',
     path: `${V1}/webhook-endpoints/{endpointId}/rotate-secret`,
-    summary: "Issue a new signing secret for one endpoint; the previous one keeps signing beside it for 24 h",
+    summary: 'Issue a new signing secret for one endpoint; the previous one keeps signing beside it for 24 h',
     pathParams: [ENDPOINT_ID],
-    success: { status: 200, description: 'the endpoint with its new secret', schema: 'ScopedWebhookEndpoint' },
+    success: {
+      status: 200,
+      description: 'the endpoint with its new secret',
+      schema: 'ScopedWebhookEndpoint',
+    },
     errors: { ...authErrors(true), 404: NOT_IN_SCOPE },
   },
   {

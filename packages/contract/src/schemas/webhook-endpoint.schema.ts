@@ -106,7 +106,10 @@ export const webhookTestResultSchema = responseObject({
 export const redeliverResponseSchema = responseObject({ deliveryId: atLeast(1) } as const);
 
 /** Endpoints created with POST /webhook-endpoints: at most this many per scope. */
-const descriptionSchema = () => ({ ...text(0, 200), description: 'free text for you, at most 200 characters' });
+const descriptionSchema = () => ({
+  ...text(0, 200),
+  description: 'free text for you, at most 200 characters',
+});
 
 export const webhookEndpointCreateRequestSchema = closedObject(
   {

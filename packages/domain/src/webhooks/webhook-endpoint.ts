@@ -164,11 +164,16 @@ export interface EndpointChange {
 }
 
 /** A PATCH: what it names changes, its secrets, health and status stay as they are. */
-export function changeEndpoint(endpoint: WebhookEndpoint, change: EndpointChange, now: Instant): WebhookEndpoint {
+export function changeEndpoint(
+  endpoint: WebhookEndpoint,
+  change: EndpointChange,
+  now: Instant,
+): WebhookEndpoint {
   return {
     ...endpoint,
     url: change.url ?? endpoint.url,
-    events: change.events === undefined ? endpoint.events : EVENT_TYPES.filter((t) => change.events!.includes(t)),
+    events:
+      change.events === undefined ? endpoint.events : EVENT_TYPES.filter((t) => change.events!.includes(t)),
     description: change.description === undefined ? endpoint.description : change.description,
     updatedAt: now,
   };

@@ -171,7 +171,11 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       if (!query.ok) return query;
       const command = accepted(toDeliveryListCommand(query.value));
       if (!command.ok) return command;
-      return respond(listWebhookDeliveries(deps, { ...scope(res), ...command.value }), 200, toDeliveryListResponse);
+      return respond(
+        listWebhookDeliveries(deps, { ...scope(res), ...command.value }),
+        200,
+        toDeliveryListResponse,
+      );
     }),
 
     createWebhookEndpoint: endpoint(async (req, res) => {
@@ -198,12 +202,20 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
     patchWebhookEndpoint: endpoint(async (req, res) => {
       const body = accepted(validator.webhookEndpointPatchRequest(req.body));
       if (!body.ok) return body;
-      const command = { ...scope(res), id: param(req, 'endpointId'), change: toWebhookEndpointChange(body.value) };
+      const command = {
+        ...scope(res),
+        id: param(req, 'endpointId'),
+        change: toWebhookEndpointChange(body.value),
+      };
       return respond(changeWebhookEndpoint(deps, command), 200, toScopedWebhookEndpointResponse);
     }),
 
     deleteScopedWebhookEndpoint: endpoint(async (req, res) =>
-      respond(deleteScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }), 204, () => undefined),
+      respond(
+        deleteScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        204,
+        () => undefined,
+      ),
     ),
 
     rotateScopedWebhookSecret: endpoint(async (req, res) =>
@@ -215,9 +227,13 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
     ),
 
     testScopedWebhookEndpoint: endpoint(async (req, res) =>
-      respond(sendScopedTestWebhook(deps, { ...scope(res), id: param(req, 'endpointId') }), 200, (result) => ({
-        ...result,
-      })),
+      respond(
+        sendScopedTestWebhook(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        200,
+        (result) => ({
+          ...result,
+        }),
+      ),
     ),
   };
   for (const id of ENDPOINT_OPERATIONS) handlers[id] = guarded(ownEndpoint, handlers[id]!);

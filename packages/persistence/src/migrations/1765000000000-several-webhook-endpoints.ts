@@ -33,7 +33,9 @@ export class SeveralWebhookEndpoints1765000000000 implements MigrationInterface 
     await q.query(`DROP INDEX webhook_endpoints_owner`);
     await q.query(`DROP INDEX webhook_endpoints_location`);
     await q.query(`DROP INDEX webhook_endpoints_singleton`);
-    await q.query(`ALTER TABLE webhook_endpoints ADD CONSTRAINT webhook_endpoints_location_id_key UNIQUE (location_id)`);
+    await q.query(
+      `ALTER TABLE webhook_endpoints ADD CONSTRAINT webhook_endpoints_location_id_key UNIQUE (location_id)`,
+    );
     await q.query(`ALTER TABLE webhook_endpoints DROP COLUMN singleton, DROP COLUMN description,
                                                  DROP COLUMN provider_id`);
   }

@@ -94,35 +94,35 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
             })
             .sort((a, b) => a.createdAt.compare(b.createdAt) || compareIds(a.id, b.id));
           for (const endpoint of wanting) {
-          if (existing.has(`${event.id}/${endpoint.id}`)) continue;
-          const at = now();
-          const id = host.ids.uuid();
-          deliveries.set(id, {
-            id,
-            locationId: event.locationId,
-            endpointId: endpoint.id,
-            eventId: event.id,
-            eventType: event.type,
-            sequence: event.sequence,
-            status: 'pending',
-            attempts: [],
-            nextAttemptAt: at,
-            createdAt: at,
-            updatedAt: at,
-          });
-          if (handOff)
+            if (existing.has(`${event.id}/${endpoint.id}`)) continue;
+            const at = now();
+            const id = host.ids.uuid();
             deliveries.set(id, {
-              ...deliveries.get(id)!,
-              nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+              id,
+              locationId: event.locationId,
+              endpointId: endpoint.id,
+              eventId: event.id,
+              eventType: event.type,
+              sequence: event.sequence,
+              status: 'pending',
+              attempts: [],
+              nextAttemptAt: at,
+              createdAt: at,
+              updatedAt: at,
             });
-          runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
-          created.push({
-            deliveryId: id,
-            generation: 0,
-            locationId: event.locationId,
-            endpointId: endpoint.id,
-            event: detach(event),
-          });
+            if (handOff)
+              deliveries.set(id, {
+                ...deliveries.get(id)!,
+                nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+              });
+            runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
+            created.push({
+              deliveryId: id,
+              generation: 0,
+              locationId: event.locationId,
+              endpointId: endpoint.id,
+              event: detach(event),
+            });
           }
         }
         const next = { ...state, relayed, deliveries, deliveryRuns: runs };
