@@ -50,6 +50,9 @@ describe('registerEndpoint: first registration', () => {
     expect(registerEndpoint(null, registration())).toEqual({
       id: 'ep-new',
       locationId: 'loc-1',
+      providerId: 'loc-1',
+      description: null,
+      singleton: true,
       url: 'https://provider.example/hooks',
       events: [...EVENT_TYPES],
       secrets: [{ secret: 'whsec_new', expiresAt: null }],
@@ -103,6 +106,9 @@ describe('registerEndpoint: registering again', () => {
     expect(next).toEqual({
       id: 'ep-1',
       locationId: 'loc-1',
+      providerId: 'loc-1',
+      description: null,
+      singleton: true,
       url: 'https://provider.example/hooks',
       events: ['table.occupied'],
       secrets: [secret('whsec_current', null), stillLive],

@@ -89,7 +89,7 @@ export function describeDeliveryBehaviour(
           stored.map((event) => ({
             type: event.type,
             timestamp: event.occurredAt.toIso(),
-            data: { ...event.data, locationEventSequence: event.sequence },
+            data: { ...event.data, locationId: event.locationId, locationEventSequence: event.sequence },
           })),
         ),
       );
