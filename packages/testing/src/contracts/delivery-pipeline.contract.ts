@@ -114,7 +114,12 @@ export function describeDeliveryPipelineContract(
 
     it('When a location has several endpoints, then an event gets one delivery per endpoint that wants it, of a provider connected when it was committed, and the log filters by provider and endpoint', async () => {
       const location = await givenLocationRow(adapters().uow);
-      const guest = { id: randomUUID(), name: 'Guest', brand: `g${Date.now() % 1e9}`, createdAt: wallClock() };
+      const guest = {
+        id: randomUUID(),
+        name: 'Guest',
+        brand: `g${Date.now() % 1e9}`,
+        createdAt: wallClock(),
+      };
       const stranger = randomUUID();
       const singleton = anEndpoint(location.id, { events: ['table.occupied'] });
       const second = anEndpoint(location.id, { singleton: false, events: ['table.occupied'] });

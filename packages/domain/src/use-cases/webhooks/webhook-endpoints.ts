@@ -23,7 +23,10 @@ export type CreateWebhookEndpoint = UseCase<
 >;
 export type ListWebhookEndpoints = UseCase<EndpointScope, WebhookEndpoint[]>;
 export type GetScopedWebhookEndpoint = UseCase<EndpointScope & { id: string }, WebhookEndpoint>;
-export type ChangeWebhookEndpoint = UseCase<EndpointScope & { id: string; change: EndpointChange }, WebhookEndpoint>;
+export type ChangeWebhookEndpoint = UseCase<
+  EndpointScope & { id: string; change: EndpointChange },
+  WebhookEndpoint
+>;
 export type DeleteScopedWebhookEndpoint = UseCase<EndpointScope & { id: string }, { deleted: true }>;
 export type RotateScopedWebhookSecret = UseCase<EndpointScope & { id: string }, WebhookEndpoint>;
 export type SendScopedTestWebhook = UseCase<EndpointScope & { id: string }, WebhookTestResult>;
