@@ -246,6 +246,61 @@ describe('One endpoint by id', () => {
   });
 });
 
+describe('Recover to one endpoint', () => {
+  it('When another provider’s endpoint recovers from the start, then it gets again only what was committed while its provider was connected, with the original webhook-ids; the location’s endpoint gets everything', async () => {
+    await revoke(h, loc, other);
+    await loc.api.post(`${P}/reservations`).send(seated('gap-1', loc.tables[0]!)).expect(201);
+    await grant(h, loc, other);
+    const ownPath = newPath();
+    const theirPath = newPath();
+    const own = await loc.api
+      .post(`${P}/webhook-endpoints`)
+      .send({ url: urlOf(ownPath) })
+      .expect(201);
+    const theirs = await other
+      .at(loc)
+      .post(`${P}/webhook-endpoints`)
+      .send({ url: urlOf(theirPath) })
+      .expect(201);
+    await loc.api.post(`${P}/reservations`).send(seated('after-1', loc.tables[1]!)).expect(201);
+    const first = await occupiedAt(theirPath, theirs.body.secret, loc.tables[1]!);
+
+    const recovered = await other
+      .at(loc)
+      .post(`${P}/webhook-endpoints/${theirs.body.id}/recover`)
+      .send({ afterSequence: 0 })
+      .expect(202);
+    await loc.api
+      .post(`${P}/webhook-endpoints/${own.body.id}/recover`)
+      .send({ afterSequence: 0 })
+      .expect(202);
+    expectEnvelope(
+      await loc.api.post(`${P}/webhook-endpoints/${theirs.body.id}/recover`).send({ afterSequence: 0 }),
+      404,
+      'not_found',
+    );
+    await occupiedAt(ownPath, own.body.secret, loc.tables[0]!);
+    const again = await receiver.until(
+      () => {
+        const got = receiver
+          .at(theirPath)
+          .filter((r) => (verified(r, theirs.body.secret) as Json)['type'] === 'table.occupied');
+        return got.length >= 2 ? got : undefined;
+      },
+      10_000,
+      'the recovered table.occupied',
+    );
+
+    expect(recovered.body.queued).toBe(1);
+    expect(new Set(again.map((r) => r.headers['webhook-id']))).toEqual(
+      new Set([receiver.at(theirPath)[0]!.headers['webhook-id']]),
+    );
+    expect(dataOf(first)['reservationExternalId']).toBeNull();
+    const theirTables = bodiesAt(theirPath, theirs.body.secret).map((b) => dataOf(b)['tableId']);
+    expect(theirTables).not.toContain(loc.tables[0]);
+  });
+});
+
 describe('The limit of ten endpoints per scope', () => {
   it('When twelve creations race in one scope, then exactly ten are created and two answer 409 endpoint_limit; another provider’s scope at the location is not counted', async () => {
     const answers = await Promise.all(

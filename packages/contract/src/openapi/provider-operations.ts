@@ -327,6 +327,28 @@ export const providerOperations: OperationSpec[] = [
     },
   },
   {
+    ...recovery,
+    operationId: 'recoverScopedWebhooks',
+    method: 'post',
+    path: `${V1}/webhook-endpoints/{endpointId}/recover`,
+    summary: 'Queue every retained event after a point to one endpoint again',
+    description:
+      'As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types ' +
+      'it subscribes to and committed while its provider was connected to the location, queued in sequence order ' +
+      'with their original webhook-id, each body as its provider may see it.',
+    pathParams: [ENDPOINT_ID],
+    body: 'RecoverRequest',
+    success: { status: 202, description: 'queued', schema: 'RecoverResponse' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
+      ),
+      404: NOT_IN_SCOPE,
+      410: 'events_expired: events after that point have been pruned',
+    },
+  },
+  {
     ...provider,
     operationId: 'listConnections',
     method: 'get',

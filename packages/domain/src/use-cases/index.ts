@@ -86,6 +86,8 @@ export {
   readEventFeed,
   readTableState,
   recoverWebhooks,
+  recoverScopedWebhooks,
+  type RecoverScopedWebhooks,
   type EventFeedPage,
   type ReadEventFeed,
   type ReadTableState,

@@ -10,6 +10,7 @@ import {
   readEventFeed,
   readTableState,
   recoverWebhooks,
+  recoverScopedWebhooks,
   redeliverWebhook,
   registerWebhookEndpoint,
   rotateWebhookSecret,
@@ -225,6 +226,13 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
         toScopedWebhookEndpointResponse,
       ),
     ),
+
+    recoverScopedWebhooks: endpoint(async (req, res) => {
+      const body = accepted(validator.recoverRequest(req.body));
+      if (!body.ok) return body;
+      const command = { ...scope(res), id: param(req, 'endpointId'), from: toRecoverFrom(body.value) };
+      return respond(recoverScopedWebhooks(deps, command), 202, toRecoverResponse);
+    }),
 
     testScopedWebhookEndpoint: endpoint(async (req, res) =>
       respond(

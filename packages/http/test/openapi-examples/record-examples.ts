@@ -395,6 +395,19 @@ export async function recordExamples(): Promise<RecordedExamples> {
   await w.memory.store.retention.prune(w.memory.clock.now().plusMicros(-30n * 86_400_000_000n), 1000);
   await call('listEvents', { as: key, query: 'after=0', expect: 410 });
   await call('recoverWebhooks', { as: key, body: bodies.recoverAfterBody(0), expect: 410 });
+  const late = await call('createWebhookEndpoint', {
+    as: key,
+    body: bodies.webhookEndpointCreateBody(),
+    expect: 201,
+    keep: false,
+  });
+  const lateId = { endpointId: late.id as string };
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: lateId,
+    body: bodies.recoverAfterBody(0),
+    expect: 410,
+  });
   await call('deleteWebhookEndpoint', { as: key, expect: 204 });
 
   return { shared, operations: sorted(w.operations), webhooks };
@@ -890,6 +903,26 @@ async function endpointsById(w: ExampleWorld, key: string): Promise<void> {
     summary: 'the receiver verified and answered 204',
   });
   await call('testScopedWebhookEndpoint', { as: key, params: { endpointId: NO_SUCH_ID }, expect: 404 });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId },
+    body: bodies.recoverAfterBody(0),
+    expect: 202,
+    name: 'after',
+    summary: 'every retained event of its types after sequence 0',
+  });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId },
+    body: { ...bodies.recoverAfterBody(0), ...bodies.recoverSinceBody() },
+    expect: 422,
+  });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId: NO_SUCH_ID },
+    body: bodies.recoverAfterBody(0),
+    expect: 404,
+  });
   const spares: string[] = [];
   for (let n = 0; n < 8; n += 1) {
     const spare = await call('createWebhookEndpoint', {
