@@ -79,11 +79,10 @@ export function describeDeliveryBehaviour(
       const theirReceiver = await Receiver.start();
       try {
         const theirs = await givenProviderEndpoint(h, locationId, theirReceiver.url);
+        const occupied = occupiedEvents(1)[0]!;
+        if (occupied.type !== 'table.occupied') throw new Error('occupiedEvents makes table.occupied');
         const [event] = await appendEvents(h, locationId, [
-          {
-            ...occupiedEvents(1)[0]!,
-            data: { ...occupiedEvents(1)[0]!.data, reservationExternalId: 'r-own' },
-          },
+          { ...occupied, data: { ...occupied.data, reservationExternalId: 'r-own' } },
         ]);
         running.wake();
 
