@@ -412,7 +412,9 @@ describe('Choosing the location', () => {
       'not_found',
     );
     expectEnvelope(await p.at(loc).delete(`${P}/webhook-endpoint`), 404, 'not_found');
-    expectEnvelope(await p.at(loc).get(`${P}/webhook-deliveries`), 404, 'not_found');
+    // Its delivery log is its own endpoints' (none yet), never the location key's.
+    const log = await p.at(loc).get(`${P}/webhook-deliveries`).expect(200);
+    expect(log.body.deliveries).toEqual([]);
     expectEnvelope(
       await p.at(loc).post(`${P}/webhook-endpoint/recover`).send({ afterSequence: 0 }),
       404,

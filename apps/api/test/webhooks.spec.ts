@@ -99,6 +99,7 @@ it('When a reservation is seated, then the receiver gets a verifiable table.occu
       reservationExternalId: body['externalId'],
       covers: 3,
       occurredAt: event!['timestamp'],
+      locationId: loc.id,
       locationEventSequence: expect.any(Number),
     },
   });
@@ -139,6 +140,7 @@ it('When the operator publishes, then the receiver gets floorplan.published with
         relabelled: [],
         updated: [],
       },
+      locationId: loc.id,
       locationEventSequence: expect.any(Number),
     },
   });
@@ -156,6 +158,7 @@ it('When the operator publishes, then the receiver gets floorplan.published with
         relabelled: [{ tableId: loc.tables[1], from: expect.any(String), to: 'Window' }],
         updated: [],
       },
+      locationId: loc.id,
       locationEventSequence: expect.any(Number),
     },
   });
@@ -204,6 +207,7 @@ it('When the till opens, bills, moves and closes an order, then every event arri
       paidMinor: 0,
       balanceMinor: 5000,
     },
+    locationId: loc.id,
     locationEventSequence: expect.any(Number),
   });
   expect(ordered[2]!['data']).toMatchObject({
@@ -279,6 +283,7 @@ it('When the till writes a check, sets the service status and closes, then spend
       openedAt: closed.openedAt,
       closedAt: closed.closedAt,
       check: closed.check,
+      locationId: loc.id,
       locationEventSequence: expect.any(Number),
     },
   });
@@ -362,6 +367,7 @@ it('When deliveries have succeeded, then the provider lists them newest first wi
   const [newest, oldest] = res.body.deliveries;
   expect(newest).toEqual({
     id: expect.any(String),
+    endpointId: expect.any(String),
     eventId: expect.any(String),
     eventType: 'table.occupied',
     locationEventSequence: expect.any(Number),

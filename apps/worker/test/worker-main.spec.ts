@@ -78,7 +78,7 @@ describe('the worker process', () => {
         stored.map((e) => ({
           type: e.type,
           timestamp: e.occurredAt.toIso(),
-          data: { ...e.data, locationEventSequence: e.sequence },
+          data: { ...e.data, locationId: e.locationId, locationEventSequence: e.sequence },
         })),
       ),
     );
@@ -123,7 +123,7 @@ describe('the worker process and recover', () => {
       expect(verify(request, secret)).toEqual({
         type: event.type,
         timestamp: event.occurredAt.toIso(),
-        data: { ...event.data, locationEventSequence: event.sequence },
+        data: { ...event.data, locationId: event.locationId, locationEventSequence: event.sequence },
       });
     }
   });

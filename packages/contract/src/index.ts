@@ -67,6 +67,9 @@ export {
 export {
   toWebhookEndpointCommand,
   toWebhookEndpointResponse,
+  toWebhookEndpointCreation,
+  toWebhookEndpointChange,
+  toScopedWebhookEndpointResponse,
   toDeliveryResponse,
   toDeliveryListResponse,
   toWebhookEventBody,

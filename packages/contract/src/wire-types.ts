@@ -31,6 +31,9 @@ export type TablePatchRequest = WireRequest<'TablePatchRequest'>;
 
 export type WebhookEndpointRequest = WireRequest<'WebhookEndpointRequest'>;
 export type WebhookEndpointResponse = WireResponse<'WebhookEndpoint'>;
+export type WebhookEndpointCreateRequest = WireRequest<'WebhookEndpointCreateRequest'>;
+export type WebhookEndpointPatchRequest = WireRequest<'WebhookEndpointPatchRequest'>;
+export type ScopedWebhookEndpointResponse = WireResponse<'ScopedWebhookEndpoint'>;
 export type DeliveryListQuery = WireRequest<'DeliveryListQuery'>;
 export type DeliveryListResponse = WireResponse<'DeliveryListResponse'>;
 export type DeliveryResponse = WireResponse<'Delivery'>;

@@ -10,6 +10,9 @@ const created = Instant.fromEpochMillis(Date.now() - 60_000);
 const endpoint = (disabled: boolean): WebhookEndpoint => ({
   id: 'endpoint-1',
   locationId: 'location-1',
+  providerId: 'location-1',
+  description: null,
+  singleton: true,
   url: 'https://receiver.example/hooks',
   events: ['table.occupied'],
   secrets: [{ secret: SECRET, expiresAt: null }],
@@ -56,7 +59,7 @@ describe('DeliveryAttempts', () => {
       },
       disableAfterHours: 120,
       slowAfterMs: 5_000,
-      endpoints: new EndpointCache({ findEndpoint: async () => current }, 60_000),
+      endpoints: new EndpointCache({ findEndpointById: async () => current }, 60_000),
       sender: {
         send: async (request) => {
           sent.push(request);

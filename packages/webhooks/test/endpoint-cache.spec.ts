@@ -10,7 +10,7 @@ describe('EndpointCache', () => {
     let current: WebhookEndpoint | null = endpoint('https://a.example/hooks');
     const cache = new EndpointCache(
       {
-        findEndpoint: async () => {
+        findEndpointById: async () => {
           reads++;
           return current;
         },
@@ -26,49 +26,49 @@ describe('EndpointCache', () => {
     };
   }
 
-  it('When attempts of one location follow each other within the TTL, then the endpoint is read once', async () => {
+  it('When attempts to one endpoint follow each other within the TTL, then the endpoint is read once', async () => {
     const s = setup();
-    await s.cache.findEndpoint('loc-1');
+    await s.cache.findEndpointById('ep-1');
     s.advance(999);
-    await s.cache.findEndpoint('loc-1');
+    await s.cache.findEndpointById('ep-1');
     expect(s.reads()).toBe(1);
   });
 
   it('When the TTL has passed, then a change to the endpoint is seen', async () => {
     const s = setup();
-    await s.cache.findEndpoint('loc-1');
+    await s.cache.findEndpointById('ep-1');
     s.change(null);
     s.advance(1_000);
-    expect(await s.cache.findEndpoint('loc-1')).toBeNull();
+    expect(await s.cache.findEndpointById('ep-1')).toBeNull();
     expect(s.reads()).toBe(2);
   });
 
   it('When the endpoint is forgotten (disabled by this process), then the next attempt reads it again', async () => {
     const s = setup();
-    await s.cache.findEndpoint('loc-1');
+    await s.cache.findEndpointById('ep-1');
     s.change(endpoint('https://b.example/hooks'));
-    s.cache.forget('loc-1');
-    expect((await s.cache.findEndpoint('loc-1'))?.url).toBe('https://b.example/hooks');
+    s.cache.forget('ep-1');
+    expect((await s.cache.findEndpointById('ep-1'))?.url).toBe('https://b.example/hooks');
   });
 
   it('When the TTL is 0, then every attempt reads the endpoint', async () => {
     const s = setup(0);
-    await s.cache.findEndpoint('loc-1');
-    await s.cache.findEndpoint('loc-1');
+    await s.cache.findEndpointById('ep-1');
+    await s.cache.findEndpointById('ep-1');
     expect(s.reads()).toBe(2);
   });
 
   it('When a read fails, then it is not cached', async () => {
     let calls = 0;
     const cache = new EndpointCache({
-      findEndpoint: async () => {
+      findEndpointById: async () => {
         calls++;
         if (calls === 1) throw new Error('database away');
         return null;
       },
     });
-    await expect(cache.findEndpoint('loc-1')).rejects.toThrow('database away');
+    await expect(cache.findEndpointById('ep-1')).rejects.toThrow('database away');
     await new Promise((r) => setImmediate(r));
-    expect(await cache.findEndpoint('loc-1')).toBeNull();
+    expect(await cache.findEndpointById('ep-1')).toBeNull();
   });
 });

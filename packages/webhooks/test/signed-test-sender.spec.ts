@@ -11,6 +11,9 @@ function endpointAt(url: string): WebhookEndpoint {
   return {
     id: 'endpoint-1',
     locationId: 'location-1',
+    providerId: 'location-1',
+    description: null,
+    singleton: true,
     url,
     events: ['table.freed'],
     secrets: [{ secret: OLD_SECRET, expiresAt: null }],

@@ -12,6 +12,7 @@ import type {
   RecoverRequest,
   ReservationRequest,
   TablePatchRequest,
+  WebhookEndpointCreateRequest,
   WebhookEndpointRequest,
 } from '../wire-types';
 
@@ -114,6 +115,12 @@ export const importBody = (): FloorPlanImportRequest => ({
 
 export const webhookEndpointBody = (): WebhookEndpointRequest => ({
   url: 'https://hooks.example.com/pis/webhooks',
+});
+
+export const webhookEndpointCreateBody = (): WebhookEndpointCreateRequest => ({
+  url: 'https://kitchen.example.com/pis/webhooks',
+  eventTypes: ['table.occupied', 'table.freed'],
+  description: 'kitchen display',
 });
 
 export const locationBody = (): LocationCreateRequest => ({

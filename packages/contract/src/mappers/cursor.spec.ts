@@ -79,8 +79,11 @@ describe('List commands', () => {
     ).toEqual(malformed);
   });
 
-  it('When the deliveries query is empty, then every status, limit 100 and no position are used', () => {
-    expect(toDeliveryListCommand({})).toEqual({ ok: true, value: { status: null, limit: 100, after: null } });
+  it('When the deliveries query is empty, then every endpoint, every status, limit 100 and no position are used', () => {
+    expect(toDeliveryListCommand({})).toEqual({
+      ok: true,
+      value: { endpointId: null, status: null, limit: 100, after: null },
+    });
   });
 
   it('When the deliveries query carries a reservation cursor, then it is refused at /cursor', () => {

@@ -26,6 +26,7 @@ export function toReservationListCommand(query: ReservationListQuery): Checked<R
 }
 
 export interface DeliveryListCommand {
+  endpointId: string | null;
   status: DeliveryStatus | null;
   limit: number;
   after: DeliveryCursor | null;
@@ -35,6 +36,7 @@ export function toDeliveryListCommand(query: DeliveryListQuery): Checked<Deliver
   const after = query.cursor === undefined ? valid(null) : decodeDeliveryCursor(query.cursor);
   if (!after.ok) return after;
   return valid({
+    endpointId: query.endpointId ?? null,
     status: query.status ?? null,
     limit: query.limit ?? DEFAULT_LIST_LIMIT,
     after: after.value,

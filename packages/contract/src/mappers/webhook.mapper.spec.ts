@@ -129,13 +129,13 @@ const events: StoredEvent[] = [
 
 describe('toWebhookEventBody', () => {
   it.each(events.map((e) => ({ type: e.type, event: e })))(
-    'When a stored $type event is rendered, then it is {type, timestamp, data + locationEventSequence} and validates',
+    'When a stored $type event is rendered, then it is {type, timestamp, data + locationId + locationEventSequence} and validates',
     ({ event }) => {
       const body = toWebhookEventBody(event);
       expect(body).toEqual({
         type: event.type,
         timestamp: '2026-11-21T19:00:00.123Z',
-        data: { ...event.data, locationEventSequence: event.sequence },
+        data: { ...event.data, locationId: event.locationId, locationEventSequence: event.sequence },
       });
       expect(validator.webhookEventBody(body)).toEqual({ ok: true, value: body });
     },
@@ -183,12 +183,12 @@ describe('Deliveries and endpoint commands', () => {
     updatedAt: occurredAt,
   };
 
-  it('When a delivery is rendered, then it validates and leaves out the location and endpoint ids', () => {
+  it('When a delivery is rendered, then it validates, names its endpoint and leaves out the location id', () => {
     const response = toDeliveryResponse(delivery);
     expect(validator.check('Delivery', response)).toEqual({ ok: true, value: response });
     expect(response).toMatchObject({ locationEventSequence: 2, nextAttemptAt: '2026-11-21T19:05:00.123Z' });
     expect(response).not.toHaveProperty('locationId');
-    expect(response).not.toHaveProperty('endpointId');
+    expect(response.endpointId).toBe(delivery.endpointId);
   });
 
   it('When a page of deliveries has a next position, then nextCursor is set and the list validates', () => {

@@ -11,6 +11,9 @@ import {
 import type {
   DeliveryListResponse,
   DeliveryResponse,
+  ScopedWebhookEndpointResponse,
+  WebhookEndpointCreateRequest,
+  WebhookEndpointPatchRequest,
   WebhookEndpointRequest,
   WebhookEndpointResponse,
   WebhookEventBody,
@@ -38,8 +41,44 @@ export const toWebhookEndpointResponse = (e: WebhookEndpoint): WebhookEndpointRe
   disabledReason: e.disabledReason,
 });
 
+/** `eventTypes` absent means every type; an empty description is none. */
+export const toWebhookEndpointCreation = (
+  body: WebhookEndpointCreateRequest,
+): { url: string; events: EventType[] | null; description: string | null } => ({
+  url: body.url,
+  events: body.eventTypes === undefined ? null : [...body.eventTypes],
+  description: body.description === undefined || body.description === '' ? null : body.description,
+});
+
+/** Only what the PATCH names changes. */
+export const toWebhookEndpointChange = (
+  body: WebhookEndpointPatchRequest,
+): { url?: string; events?: EventType[]; description?: string | null } => ({
+  ...(body.url === undefined ? {} : { url: body.url }),
+  ...(body.eventTypes === undefined ? {} : { events: [...body.eventTypes] }),
+  ...(body.description === undefined
+    ? {}
+    : { description: body.description === '' ? null : body.description }),
+});
+
+/** An endpoint of POST /webhook-endpoints (or the singleton, read through them). */
+export const toScopedWebhookEndpointResponse = (e: WebhookEndpoint): ScopedWebhookEndpointResponse => ({
+  id: e.id,
+  url: e.url,
+  secret: currentSecret(e),
+  eventTypes: [...e.events],
+  description: e.description,
+  scope: 'location',
+  locationId: e.locationId,
+  status: endpointStatus(e),
+  disabledReason: e.disabledReason,
+  createdAt: e.createdAt.toIso(),
+  updatedAt: e.updatedAt.toIso(),
+});
+
 export const toDeliveryResponse = (d: WebhookDelivery): DeliveryResponse => ({
   id: d.id,
+  endpointId: d.endpointId,
   eventId: d.eventId,
   eventType: d.eventType,
   locationEventSequence: d.sequence,
@@ -64,18 +103,19 @@ export const toDeliveryListResponse = (
 
 /**
  * The body the webhook sender signs and posts, and the OpenAPI document describes:
- * `{type, timestamp, data}` with the per-location sequence inside `data`.
+ * `{type, timestamp, data}` with the location and its sequence inside `data`.
  */
 export function toWebhookEventBody(event: StoredEvent): WebhookEventBody {
   const timestamp = event.occurredAt.toIso();
   const locationEventSequence = event.sequence;
+  const { locationId } = event;
   switch (event.type) {
     case 'floorplan.published':
-      return { type: event.type, timestamp, data: { ...event.data, locationEventSequence } };
+      return { type: event.type, timestamp, data: { ...event.data, locationId, locationEventSequence } };
     case 'table.occupied':
-      return { type: event.type, timestamp, data: { ...event.data, locationEventSequence } };
+      return { type: event.type, timestamp, data: { ...event.data, locationId, locationEventSequence } };
     case 'table.freed':
-      return { type: event.type, timestamp, data: { ...event.data, locationEventSequence } };
+      return { type: event.type, timestamp, data: { ...event.data, locationId, locationEventSequence } };
     case 'table.spend_updated':
       return {
         type: event.type,
@@ -84,6 +124,7 @@ export function toWebhookEventBody(event: StoredEvent): WebhookEventBody {
           ...event.data,
           tableIds: [...event.data.tableIds],
           totals: { ...event.data.totals },
+          locationId,
           locationEventSequence,
         },
       };
@@ -91,13 +132,13 @@ export function toWebhookEventBody(event: StoredEvent): WebhookEventBody {
       return {
         type: event.type,
         timestamp,
-        data: { ...event.data, tableIds: [...event.data.tableIds], locationEventSequence },
+        data: { ...event.data, tableIds: [...event.data.tableIds], locationId, locationEventSequence },
       };
     case 'order.closed':
       return {
         type: event.type,
         timestamp,
-        data: { ...event.data, tableIds: [...event.data.tableIds], locationEventSequence },
+        data: { ...event.data, tableIds: [...event.data.tableIds], locationId, locationEventSequence },
       };
   }
 }

@@ -10,6 +10,8 @@ const recovery = { security: 'providerKey', tag: 'recovery' } as const;
  */
 const NO_ENDPOINT =
   'not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key)';
+const NOT_IN_SCOPE = "not_found: no such endpoint among the key's provider's endpoints at this location";
+const ENDPOINT_ID = { name: 'endpointId', description: 'the id of a webhook endpoint' };
 const externalIdParam = {
   name: 'externalId',
   description: "the provider's reservation id (1-128 characters)",
@@ -152,15 +154,109 @@ export const providerOperations: OperationSpec[] = [
   },
   {
     ...webhooks,
+    operationId: 'createWebhookEndpoint',
+    method: 'post',
+    path: `${V1}/webhook-endpoints`,
+    summary: "Add a webhook endpoint of the key's provider at the location (at most 10)",
+    description:
+      'Each endpoint has its own secret, retries, delivery log, health and status, and receives the ' +
+      "location's events of the types it names (eventTypes; default every type), as its provider may see them: " +
+      "another provider's reservation id reads null. A location key's endpoints belong to the location's own " +
+      'provider, and the endpoint of PUT /webhook-endpoint is one of them.',
+    body: 'WebhookEndpointCreateRequest',
+    success: { status: 201, description: 'the endpoint with its secret', schema: 'ScopedWebhookEndpoint' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address',
+      ),
+      409: 'endpoint_limit: the provider already has 10 endpoints at this location',
+    },
+  },
+  {
+    ...webhooks,
+    operationId: 'listWebhookEndpoints',
+    method: 'get',
+    path: `${V1}/webhook-endpoints`,
+    summary: "The key's provider's webhook endpoints at the location, oldest first",
+    success: { status: 200, description: 'every endpoint of the scope', schema: 'ScopedWebhookEndpointList' },
+    errors: authErrors(true),
+  },
+  {
+    ...webhooks,
+    operationId: 'getScopedWebhookEndpoint',
+    method: 'get',
+    path: `${V1}/webhook-endpoints/{endpointId}`,
+    summary: 'One webhook endpoint with its current secret',
+    pathParams: [ENDPOINT_ID],
+    success: { status: 200, description: 'the endpoint', schema: 'ScopedWebhookEndpoint' },
+    errors: { ...authErrors(true), 404: NOT_IN_SCOPE },
+  },
+  {
+    ...webhooks,
+    operationId: 'patchWebhookEndpoint',
+    method: 'patch',
+    path: `${V1}/webhook-endpoints/{endpointId}`,
+    summary: 'Change the URL, event types or description; re-enables a disabled endpoint',
+    description: 'What the body names changes; the secrets stay (receivers keep verifying).',
+    pathParams: [ENDPOINT_ID],
+    body: 'WebhookEndpointPatchRequest',
+    success: { status: 200, description: 'the endpoint as changed', schema: 'ScopedWebhookEndpoint' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address',
+      ),
+      404: NOT_IN_SCOPE,
+    },
+  },
+  {
+    ...webhooks,
+    operationId: 'deleteScopedWebhookEndpoint',
+    method: 'delete',
+    path: `${V1}/webhook-endpoints/{endpointId}`,
+    summary: 'Remove one webhook endpoint; nothing more is delivered to it',
+    pathParams: [ENDPOINT_ID],
+    success: { status: 204, description: 'removed', schema: null },
+    errors: { ...authErrors(true), 404: NOT_IN_SCOPE },
+  },
+  {
+    ...webhooks,
+    operationId: 'rotateScopedWebhookSecret',
+    method: 'post',
+    path: `${V1}/webhook-endpoints/{endpointId}/rotate-secret`,
+    summary: 'Issue a new signing secret for one endpoint; the previous one keeps signing beside it for 24 h',
+    pathParams: [ENDPOINT_ID],
+    success: {
+      status: 200,
+      description: 'the endpoint with its new secret',
+      schema: 'ScopedWebhookEndpoint',
+    },
+    errors: { ...authErrors(true), 404: NOT_IN_SCOPE },
+  },
+  {
+    ...webhooks,
+    operationId: 'testScopedWebhookEndpoint',
+    method: 'post',
+    path: `${V1}/webhook-endpoints/{endpointId}/test`,
+    summary: 'Send one signed webhook.test event to one endpoint now and answer what the receiver did',
+    description: 'As POST /webhook-endpoint/test, to this endpoint with its secrets.',
+    pathParams: [ENDPOINT_ID],
+    success: { status: 200, description: 'the attempt, delivered or not', schema: 'WebhookTestResult' },
+    errors: { ...authErrors(true), 404: NOT_IN_SCOPE },
+  },
+  {
+    ...webhooks,
     operationId: 'listWebhookDeliveries',
     method: 'get',
     path: `${V1}/webhook-deliveries`,
     summary: 'Delivery records, newest first',
+    description:
+      "The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one.",
     query: 'DeliveryListQuery',
     success: { status: 200, description: 'one page of deliveries', schema: 'DeliveryListResponse' },
     errors: {
       ...authErrors(true),
-      404: 'not_found: the key is a provider key (the location endpoint is managed with a location key)',
       422: 'validation_failed: an invalid parameter or a malformed cursor',
     },
   },
@@ -227,6 +323,28 @@ export const providerOperations: OperationSpec[] = [
         'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
       ),
       404: NO_ENDPOINT,
+      410: 'events_expired: events after that point have been pruned',
+    },
+  },
+  {
+    ...recovery,
+    operationId: 'recoverScopedWebhooks',
+    method: 'post',
+    path: `${V1}/webhook-endpoints/{endpointId}/recover`,
+    summary: 'Queue every retained event after a point to one endpoint again',
+    description:
+      'As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types ' +
+      'it subscribes to and committed while its provider was connected to the location, queued in sequence order ' +
+      'with their original webhook-id, each body as its provider may see it.',
+    pathParams: [ENDPOINT_ID],
+    body: 'RecoverRequest',
+    success: { status: 202, description: 'queued', schema: 'RecoverResponse' },
+    errors: {
+      ...authErrors(true),
+      ...bodyErrors(
+        'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
+      ),
+      404: NOT_IN_SCOPE,
       410: 'events_expired: events after that point have been pruned',
     },
   },

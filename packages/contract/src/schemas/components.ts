@@ -62,6 +62,10 @@ import {
   redeliverResponseSchema,
   webhookTestResultSchema,
   webhookEndpointRequestSchema,
+  webhookEndpointCreateRequestSchema,
+  webhookEndpointPatchRequestSchema,
+  scopedWebhookEndpointSchema,
+  scopedWebhookEndpointListSchema,
   webhookEndpointResponseSchema,
 } from './webhook-endpoint.schema';
 import {
@@ -138,6 +142,10 @@ export const componentSchemas = {
 
   WebhookEndpointRequest: webhookEndpointRequestSchema,
   WebhookEndpoint: webhookEndpointResponseSchema,
+  WebhookEndpointCreateRequest: webhookEndpointCreateRequestSchema,
+  WebhookEndpointPatchRequest: webhookEndpointPatchRequestSchema,
+  ScopedWebhookEndpoint: scopedWebhookEndpointSchema,
+  ScopedWebhookEndpointList: scopedWebhookEndpointListSchema,
   DeliveryListQuery: deliveryListQuerySchema,
   DeliveryListResponse: deliveryListResponseSchema,
   Delivery: deliveryResponseSchema,

@@ -54,6 +54,7 @@ export const webhookEndpointResponseSchema = responseObject({
 
 export const deliveryListQuerySchema = closedObject(
   {
+    endpointId: { ...text(1, 64), description: 'only the deliveries to this endpoint' },
     status: oneOfValues(DELIVERY_STATUSES),
     limit: { ...int(1, 500), default: 100 },
     cursor: cursorSchema,
@@ -70,6 +71,7 @@ export const deliveryAttemptSchema = responseObject({
 
 export const deliveryResponseSchema = responseObject({
   id: atLeast(1),
+  endpointId: { ...atLeast(1), description: 'the endpoint the delivery is made to' },
   eventId: atLeast(1),
   eventType: oneOfValues(EVENT_TYPES),
   locationEventSequence: sequenceSchema(),
@@ -102,3 +104,60 @@ export const webhookTestResultSchema = responseObject({
 } as const);
 
 export const redeliverResponseSchema = responseObject({ deliveryId: atLeast(1) } as const);
+
+/** Endpoints created with POST /webhook-endpoints: at most this many per scope. */
+const descriptionSchema = () => ({
+  ...text(0, 200),
+  description: 'free text for you, at most 200 characters',
+});
+
+export const webhookEndpointCreateRequestSchema = closedObject(
+  {
+    url: { ...text(1, 2048), description: 'https (unless insecure URLs are allowed); no private hosts' },
+    eventTypes: {
+      ...eventTypes(),
+      minItems: 1,
+      maxItems: EVENT_TYPES.length,
+      description: 'the event types it receives; default: every event type',
+    },
+    description: descriptionSchema(),
+  } as const,
+  ['url'],
+);
+
+export const webhookEndpointPatchRequestSchema = closedObject(
+  {
+    url: { ...text(1, 2048), description: 'https (unless insecure URLs are allowed); no private hosts' },
+    eventTypes: { ...eventTypes(), minItems: 1, maxItems: EVENT_TYPES.length },
+    description: { ...descriptionSchema(), type: ['string', 'null'] },
+  } as const,
+  [],
+);
+
+export const scopedWebhookEndpointSchema = responseObject({
+  id: { ...atLeast(1), description: 'the endpoint id: its deliveries name it (endpointId)' },
+  url: text(1, 2048),
+  secret: {
+    type: 'string',
+    pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+    description: 'the current signing secret; after a rotation the previous one also signs for 24 h',
+  },
+  eventTypes: { ...eventTypes(), minItems: 1, maxItems: EVENT_TYPES.length },
+  description: { type: ['string', 'null'] },
+  scope: {
+    ...oneOfValues(['location'] as const),
+    description: "location: it receives the events of one location (the key's, or the Location-Id)",
+  },
+  locationId: atLeast(1),
+  status: {
+    ...oneOfValues(['enabled', 'disabled'] as const),
+    description: 'disabled: deliveries stopped (see disabledReason); a PATCH re-enables it',
+  },
+  disabledReason: { type: ['string', 'null'] },
+  createdAt: utcDateTime(),
+  updatedAt: utcDateTime(),
+} as const);
+
+export const scopedWebhookEndpointListSchema = responseObject({
+  endpoints: { type: 'array', items: scopedWebhookEndpointSchema },
+} as const);

@@ -8,14 +8,18 @@ const reservationExternalId = () =>
   ({ type: ['string', 'null'], minLength: 1, maxLength: 128, description: 'null for a walk-in' }) as const;
 
 /**
- * `{type, timestamp, data}`; every `data` carries `locationEventSequence`
+ * `{type, timestamp, data}`; every `data` carries `locationId` and `locationEventSequence`
  * (docs/reference/webhooks.md#event-body).
  */
 const eventBody = <T extends string, D extends Record<string, unknown>>(type: T, data: D) =>
   responseObject({
     type: { type: 'string', const: type },
     timestamp: { ...utcDateTime(), description: 'when the event happened, UTC' },
-    data: responseObject({ ...data, locationEventSequence: sequenceSchema() }),
+    data: responseObject({
+      ...data,
+      locationId: { ...atLeast(1), description: 'the location whose event this is' },
+      locationEventSequence: sequenceSchema(),
+    }),
   } as const);
 
 export const floorplanPublishedEventSchema = eventBody('floorplan.published', {

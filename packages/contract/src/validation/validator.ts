@@ -17,6 +17,8 @@ export interface ContractValidator {
   reservationListQuery(raw: unknown): Checked<W.ReservationListQuery>;
   floorPlanImportRequest(body: unknown): Checked<W.FloorPlanImportRequest>;
   webhookEndpointRequest(body: unknown): Checked<W.WebhookEndpointRequest>;
+  webhookEndpointCreateRequest(body: unknown): Checked<W.WebhookEndpointCreateRequest>;
+  webhookEndpointPatchRequest(body: unknown): Checked<W.WebhookEndpointPatchRequest>;
   deliveryListQuery(raw: unknown): Checked<W.DeliveryListQuery>;
   locationCreateRequest(body: unknown): Checked<W.LocationCreateRequest>;
   tablePatchRequest(body: unknown): Checked<W.TablePatchRequest>;
@@ -82,6 +84,8 @@ export function createValidator(options: ValidatorOptions = {}): ContractValidat
     reservationListQuery: (raw) => query('ReservationListQuery', raw),
     floorPlanImportRequest: (body) => request('FloorPlanImportRequest', body),
     webhookEndpointRequest: (body) => request('WebhookEndpointRequest', body),
+    webhookEndpointCreateRequest: (body) => request('WebhookEndpointCreateRequest', body),
+    webhookEndpointPatchRequest: (body) => request('WebhookEndpointPatchRequest', body),
     deliveryListQuery: (raw) => query('DeliveryListQuery', raw),
     locationCreateRequest: (body) => request('LocationCreateRequest', body),
     tablePatchRequest: (body) => request('TablePatchRequest', body),

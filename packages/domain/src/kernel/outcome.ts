@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'events_expired',
   'location_required',
   'location_not_granted',
+  'endpoint_limit',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

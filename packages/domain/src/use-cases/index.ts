@@ -67,9 +67,27 @@ export {
 } from './orders/till-commands';
 export { sendTestWebhook, type SendTestWebhook } from './webhooks/send-test-webhook';
 export {
+  changeWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteScopedWebhookEndpoint,
+  getScopedWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateScopedWebhookSecret,
+  sendScopedTestWebhook,
+  type ChangeWebhookEndpoint,
+  type CreateWebhookEndpoint,
+  type DeleteScopedWebhookEndpoint,
+  type GetScopedWebhookEndpoint,
+  type ListWebhookEndpoints,
+  type RotateScopedWebhookSecret,
+  type SendScopedTestWebhook,
+} from './webhooks/webhook-endpoints';
+export {
   readEventFeed,
   readTableState,
   recoverWebhooks,
+  recoverScopedWebhooks,
+  type RecoverScopedWebhooks,
   type EventFeedPage,
   type ReadEventFeed,
   type ReadTableState,

@@ -1,13 +1,29 @@
 import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from './webhook-delivery';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
-/** Used inside a unit of work; one endpoint per location. */
+/** Where an endpoint is addressed: one provider's endpoints at one location. */
+export interface EndpointScope {
+  locationId: string;
+  providerId: string;
+}
+
+/** Used inside a unit of work. */
 export interface WebhookEndpointRepository {
-  /** Reads and locks the location's endpoint. */
+  /** Reads and locks the location's singleton endpoint (its own provider's scope is locked when there is none). */
   lock(locationId: string): Promise<WebhookEndpoint | null>;
+  /**
+   * Locks the scope until the unit of work ends (two creations in one scope serialise) and
+   * answers how many endpoints it holds.
+   */
+  lockScope(scope: EndpointScope): Promise<number>;
+  /** Reads and locks one endpoint of the scope; null when the scope holds no such id. */
+  lockById(scope: EndpointScope, id: string): Promise<WebhookEndpoint | null>;
+  /** Inserts, or updates the endpoint of that id. */
   save(endpoint: WebhookEndpoint): Promise<void>;
-  /** false when there was none. */
+  /** The singleton endpoint; false when there was none. */
   delete(locationId: string): Promise<boolean>;
+  /** false when the scope holds no such id. */
+  deleteById(scope: EndpointScope, id: string): Promise<boolean>;
 }
 
 /** Used inside a unit of work. */
@@ -22,6 +38,10 @@ export interface WebhookDeliveryRepository {
 
 export interface DeliveryListQuery {
   locationId: string;
+  /** Only the deliveries to this provider's endpoints; null for every endpoint (the operator). */
+  providerId?: string | null;
+  /** Only the deliveries to this endpoint. */
+  endpointId?: string | null;
   status: DeliveryStatus | null;
   after: DeliveryCursor | null;
   limit: number;
@@ -29,7 +49,12 @@ export interface DeliveryListQuery {
 
 /** Read side, outside any transaction. */
 export interface WebhookQueries {
+  /** The location's singleton endpoint. */
   findEndpoint(locationId: string): Promise<WebhookEndpoint | null>;
+  /** Any endpoint by id (a delivery's). */
+  findEndpointById(id: string): Promise<WebhookEndpoint | null>;
+  /** The scope's endpoints, oldest first. */
+  listEndpoints(scope: EndpointScope): Promise<WebhookEndpoint[]>;
   /** Newest first (createdAt, then id, descending), strictly after `after`, at most `limit`. */
   listDeliveries(query: DeliveryListQuery): Promise<WebhookDelivery[]>;
 }

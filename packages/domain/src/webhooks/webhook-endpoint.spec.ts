@@ -31,6 +31,9 @@ const registration = (overrides: Partial<EndpointRegistration> = {}): EndpointRe
 const endpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
   id: 'ep-1',
   locationId: 'loc-1',
+  providerId: 'loc-1',
+  description: null,
+  singleton: true,
   url: 'https://old.example/hooks',
   events: ['table.freed'],
   secrets: [secret('whsec_current', null)],
@@ -47,6 +50,9 @@ describe('registerEndpoint: first registration', () => {
     expect(registerEndpoint(null, registration())).toEqual({
       id: 'ep-new',
       locationId: 'loc-1',
+      providerId: 'loc-1',
+      description: null,
+      singleton: true,
       url: 'https://provider.example/hooks',
       events: [...EVENT_TYPES],
       secrets: [{ secret: 'whsec_new', expiresAt: null }],
@@ -100,6 +106,9 @@ describe('registerEndpoint: registering again', () => {
     expect(next).toEqual({
       id: 'ep-1',
       locationId: 'loc-1',
+      providerId: 'loc-1',
+      description: null,
+      singleton: true,
       url: 'https://provider.example/hooks',
       events: ['table.occupied'],
       secrets: [secret('whsec_current', null), stillLive],

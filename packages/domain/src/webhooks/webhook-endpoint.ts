@@ -1,5 +1,6 @@
 import { EVENT_TYPES, type EventType } from '../events/domain-event';
 import type { Instant } from '../kernel/instant';
+import { ownProviderId } from '../access/provider';
 
 export interface WebhookSecret {
   secret: string;
@@ -7,10 +8,21 @@ export interface WebhookSecret {
   expiresAt: Instant | null;
 }
 
-/** One endpoint per location. */
+/**
+ * A receiver of one location's events, belonging to one provider: the location's own provider
+ * or a provider connected to it. A location has at most one `singleton` endpoint (the one
+ * `PUT /webhook-endpoint` manages, its own provider's) and each provider at most
+ * `ENDPOINTS_PER_SCOPE` endpoints there.
+ */
 export interface WebhookEndpoint {
   id: string;
   locationId: string;
+  /** The provider it belongs to: it is sent the events as that provider may see them. */
+  providerId: string;
+  /** Free text for its owner (at most 200 characters); null when none was given. */
+  description: string | null;
+  /** The location's endpoint of `PUT /webhook-endpoint`. */
+  singleton: boolean;
   url: string;
   events: EventType[];
   /** Current secret first, then older ones still inside their overlap window. */
@@ -63,6 +75,9 @@ export function registerEndpoint(
     return {
       id: reg.id,
       locationId: reg.locationId,
+      providerId: ownProviderId(reg.locationId),
+      description: null,
+      singleton: true,
       url: reg.url,
       events,
       secrets: [{ secret: reg.newSecret, expiresAt: null }],
@@ -109,4 +124,57 @@ export function wantsEvent(
   type: EventType,
 ): boolean {
   return endpoint.disabledAt === null && endpoint.events.includes(type);
+}
+
+/** At most this many endpoints per provider and location. */
+export const ENDPOINTS_PER_SCOPE = 10;
+
+export interface EndpointCreation {
+  id: string;
+  locationId: string;
+  providerId: string;
+  url: string;
+  events: EventType[] | null;
+  description: string | null;
+  newSecret: string;
+  now: Instant;
+}
+
+/** A new endpoint of `POST /webhook-endpoints`, with its own new secret. */
+export function createEndpoint(c: EndpointCreation): WebhookEndpoint {
+  return {
+    ...registerEndpoint(null, {
+      id: c.id,
+      locationId: c.locationId,
+      url: c.url,
+      events: c.events,
+      newSecret: c.newSecret,
+      now: c.now,
+    }),
+    providerId: c.providerId,
+    description: c.description,
+    singleton: false,
+  };
+}
+
+export interface EndpointChange {
+  url?: string;
+  events?: EventType[];
+  description?: string | null;
+}
+
+/** A PATCH: what it names changes, its secrets, health and status stay as they are. */
+export function changeEndpoint(
+  endpoint: WebhookEndpoint,
+  change: EndpointChange,
+  now: Instant,
+): WebhookEndpoint {
+  return {
+    ...endpoint,
+    url: change.url ?? endpoint.url,
+    events:
+      change.events === undefined ? endpoint.events : EVENT_TYPES.filter((t) => change.events!.includes(t)),
+    description: change.description === undefined ? endpoint.description : change.description,
+    updatedAt: now,
+  };
 }

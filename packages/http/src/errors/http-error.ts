@@ -68,6 +68,7 @@ const STATUS: Record<ErrorCode, number> = {
   events_expired: 410,
   location_required: 400,
   location_not_granted: 403,
+  endpoint_limit: 409,
   validation_failed: 422,
   unknown_table_id: 422,
 };

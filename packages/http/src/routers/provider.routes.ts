@@ -10,10 +10,18 @@ import {
   readEventFeed,
   readTableState,
   recoverWebhooks,
+  recoverScopedWebhooks,
   redeliverWebhook,
   registerWebhookEndpoint,
   rotateWebhookSecret,
   sendTestWebhook,
+  changeWebhookEndpoint,
+  createWebhookEndpoint,
+  deleteScopedWebhookEndpoint,
+  getScopedWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateScopedWebhookSecret,
+  sendScopedTestWebhook,
   updateReservation,
   type Deps,
 } from '@pis/domain';
@@ -27,6 +35,11 @@ import {
   toReservationWriteResponse,
   toWebhookEndpointCommand,
   toWebhookEndpointResponse,
+  toWebhookEndpointCreation,
+  toWebhookEndpointChange,
+  toScopedWebhookEndpointResponse,
+  toDeliveryListCommand,
+  toDeliveryListResponse,
   toEventFeedCommand,
   toEventFeedResponse,
   toRecoverFrom,
@@ -151,8 +164,85 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       return respond(recoverWebhooks(deps, command), 202, toRecoverResponse);
     }),
 
-    listWebhookDeliveries: deliveryLog.list,
     redeliverWebhook: deliveryLog.redeliver,
+
+    // The deliveries to the caller's own endpoints at the location (all of them, or one).
+    listWebhookDeliveries: endpoint(async (req, res) => {
+      const query = accepted(validator.deliveryListQuery(req.query));
+      if (!query.ok) return query;
+      const command = accepted(toDeliveryListCommand(query.value));
+      if (!command.ok) return command;
+      return respond(
+        listWebhookDeliveries(deps, { ...scope(res), ...command.value }),
+        200,
+        toDeliveryListResponse,
+      );
+    }),
+
+    createWebhookEndpoint: endpoint(async (req, res) => {
+      const body = accepted(validator.webhookEndpointCreateRequest(req.body));
+      if (!body.ok) return body;
+      const command = { ...scope(res), ...toWebhookEndpointCreation(body.value) };
+      return respond(createWebhookEndpoint(deps, command), 201, toScopedWebhookEndpointResponse);
+    }),
+
+    listWebhookEndpoints: endpoint(async (_req, res) =>
+      respond(listWebhookEndpoints(deps, scope(res)), 200, (endpoints) => ({
+        endpoints: endpoints.map(toScopedWebhookEndpointResponse),
+      })),
+    ),
+
+    getScopedWebhookEndpoint: endpoint(async (req, res) =>
+      respond(
+        getScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        200,
+        toScopedWebhookEndpointResponse,
+      ),
+    ),
+
+    patchWebhookEndpoint: endpoint(async (req, res) => {
+      const body = accepted(validator.webhookEndpointPatchRequest(req.body));
+      if (!body.ok) return body;
+      const command = {
+        ...scope(res),
+        id: param(req, 'endpointId'),
+        change: toWebhookEndpointChange(body.value),
+      };
+      return respond(changeWebhookEndpoint(deps, command), 200, toScopedWebhookEndpointResponse);
+    }),
+
+    deleteScopedWebhookEndpoint: endpoint(async (req, res) =>
+      respond(
+        deleteScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        204,
+        () => undefined,
+      ),
+    ),
+
+    rotateScopedWebhookSecret: endpoint(async (req, res) =>
+      respond(
+        rotateScopedWebhookSecret(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        200,
+        toScopedWebhookEndpointResponse,
+      ),
+    ),
+
+    recoverScopedWebhooks: endpoint(async (req, res) => {
+      const body = accepted(validator.recoverRequest(req.body));
+      if (!body.ok) return body;
+      const command = { ...scope(res), id: param(req, 'endpointId'), from: toRecoverFrom(body.value) };
+      return respond(recoverScopedWebhooks(deps, command), 202, toRecoverResponse);
+    }),
+
+    testScopedWebhookEndpoint: endpoint(async (req, res) =>
+      respond(
+        sendScopedTestWebhook(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        200,
+        (result) => ({
+          ...result,
+        }),
+      ),
+    ),
   };
   for (const id of ENDPOINT_OPERATIONS) handlers[id] = guarded(ownEndpoint, handlers[id]!);
   return handlers;
@@ -165,7 +255,6 @@ const ENDPOINT_OPERATIONS = [
   'deleteWebhookEndpoint',
   'rotateWebhookSecret',
   'testWebhookEndpoint',
-  'listWebhookDeliveries',
   'redeliverWebhook',
   'recoverWebhooks',
 ];

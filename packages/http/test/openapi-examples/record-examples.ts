@@ -175,6 +175,7 @@ export async function recordExamples(): Promise<RecordedExamples> {
     name: 'delivered',
     summary: 'the receiver verified and answered 204',
   });
+  await endpointsById(w, key);
 
   w.advance(5);
   await call('publishFloorPlan', {
@@ -394,6 +395,19 @@ export async function recordExamples(): Promise<RecordedExamples> {
   await w.memory.store.retention.prune(w.memory.clock.now().plusMicros(-30n * 86_400_000_000n), 1000);
   await call('listEvents', { as: key, query: 'after=0', expect: 410 });
   await call('recoverWebhooks', { as: key, body: bodies.recoverAfterBody(0), expect: 410 });
+  const late = await call('createWebhookEndpoint', {
+    as: key,
+    body: bodies.webhookEndpointCreateBody(),
+    expect: 201,
+    keep: false,
+  });
+  const lateId = { endpointId: late.id as string };
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: lateId,
+    body: bodies.recoverAfterBody(0),
+    expect: 410,
+  });
   await call('deleteWebhookEndpoint', { as: key, expect: 204 });
 
   return { shared, operations: sorted(w.operations), webhooks };
@@ -815,8 +829,127 @@ async function providersAcrossVenues(w: ExampleWorld, at: { locationId: string }
   // The location's endpoint and deliveries are its own provider's: another provider finds none.
   const located = { as: key, headers: { 'Location-Id': at.locationId } };
   await call('putWebhookEndpoint', { ...located, body: bodies.webhookEndpointBody(), expect: 404 });
-  await call('listWebhookDeliveries', { ...located, expect: 404 });
+  await call('listWebhookDeliveries', {
+    ...located,
+    expect: 200,
+    name: 'provider',
+    summary: 'a provider key with Location-Id: the deliveries to its own endpoints there (none yet)',
+  });
   return key;
+}
+
+/**
+ * The endpoints of POST /webhook-endpoints beside the singleton: one made, read, changed,
+ * rotated, tested and removed, and the eleventh refused. None is left, so the deliveries
+ * recorded later are the singleton's alone.
+ */
+async function endpointsById(w: ExampleWorld, key: string): Promise<void> {
+  const call = w.call.bind(w);
+  const made = await call('createWebhookEndpoint', {
+    as: key,
+    body: bodies.webhookEndpointCreateBody(),
+    expect: 201,
+    name: 'created',
+    summary: 'two event types, with its own signing secret',
+  });
+  await call('createWebhookEndpoint', {
+    as: key,
+    body: { ...bodies.webhookEndpointCreateBody(), eventTypes: ['table.sold'] },
+    expect: 422,
+  });
+  await call('listWebhookEndpoints', {
+    as: key,
+    expect: 200,
+    name: 'two',
+    summary: 'the endpoint of PUT /webhook-endpoint, then the one created',
+  });
+  const endpointId = made.id as string;
+  await call('getScopedWebhookEndpoint', {
+    as: key,
+    params: { endpointId },
+    expect: 200,
+    name: 'created',
+    summary: 'the endpoint',
+  });
+  await call('getScopedWebhookEndpoint', { as: key, params: { endpointId: NO_SUCH_ID }, expect: 404 });
+  await call('patchWebhookEndpoint', {
+    as: key,
+    params: { endpointId },
+    body: { eventTypes: ['table.occupied'], description: 'host stand' },
+    expect: 200,
+    name: 'changed',
+    summary: 'one event type and another description; the secret stays',
+  });
+  await call('patchWebhookEndpoint', {
+    as: key,
+    params: { endpointId },
+    body: { eventTypes: [] },
+    expect: 422,
+  });
+  await call('patchWebhookEndpoint', { as: key, params: { endpointId: NO_SUCH_ID }, body: {}, expect: 404 });
+  await call('rotateScopedWebhookSecret', {
+    as: key,
+    params: { endpointId },
+    expect: 200,
+    name: 'rotated',
+    summary: 'a new secret; the previous one signs beside it for 24 h',
+  });
+  await call('rotateScopedWebhookSecret', { as: key, params: { endpointId: NO_SUCH_ID }, expect: 404 });
+  await call('testScopedWebhookEndpoint', {
+    as: key,
+    params: { endpointId },
+    expect: 200,
+    name: 'delivered',
+    summary: 'the receiver verified and answered 204',
+  });
+  await call('testScopedWebhookEndpoint', { as: key, params: { endpointId: NO_SUCH_ID }, expect: 404 });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId },
+    body: bodies.recoverAfterBody(0),
+    expect: 202,
+    name: 'after',
+    summary: 'every retained event of its types after sequence 0',
+  });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId },
+    body: { ...bodies.recoverAfterBody(0), ...bodies.recoverSinceBody() },
+    expect: 422,
+  });
+  await call('recoverScopedWebhooks', {
+    as: key,
+    params: { endpointId: NO_SUCH_ID },
+    body: bodies.recoverAfterBody(0),
+    expect: 404,
+  });
+  const spares: string[] = [];
+  for (let n = 0; n < 8; n += 1) {
+    const spare = await call('createWebhookEndpoint', {
+      as: key,
+      body: bodies.webhookEndpointCreateBody(),
+      expect: 201,
+      keep: false,
+    });
+    spares.push(spare.id as string);
+  }
+  await call('createWebhookEndpoint', { as: key, body: bodies.webhookEndpointCreateBody(), expect: 409 });
+  for (const spare of spares) {
+    await call('deleteScopedWebhookEndpoint', {
+      as: key,
+      params: { endpointId: spare },
+      expect: 204,
+      keep: false,
+    });
+  }
+  await call('deleteScopedWebhookEndpoint', {
+    as: key,
+    params: { endpointId },
+    expect: 204,
+    name: 'removed',
+    summary: 'removed',
+  });
+  await call('deleteScopedWebhookEndpoint', { as: key, params: { endpointId }, expect: 404 });
 }
 
 /**

@@ -105,7 +105,8 @@ interface RelayRow {
 /**
  * One statement: claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share
  * the work without waiting on each other), marks them relayed, and inserts one delivery per
- * event for its location's wanting endpoint, in outbox order (so their due times follow it),
+ * event and endpoint of its location that wants it (of a provider connected to the location
+ * when the event was committed: the connection's covered sequences hold it), in outbox order (so their due times follow it),
  * answering the deliveries with their events. A relay that dies before it commits leaves the
  * events unrelayed for the next; `ON CONFLICT DO NOTHING` keeps a repeated fan-out harmless.
  */
@@ -132,6 +133,8 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
            FROM relayed r
            JOIN webhook_endpoints ep ON ep.location_id = r.location_id
                                     AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+           JOIN connections cn ON cn.location_id = r.location_id AND cn.provider_id = ep.provider_id
+                              AND cn.covered @> r.sequence
           ORDER BY r.created_at, r.id
          ON CONFLICT (event_id, endpoint_id) WHERE recovered_by IS NULL DO NOTHING
          RETURNING id, event_id, endpoint_id

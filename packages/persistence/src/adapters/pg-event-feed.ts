@@ -98,7 +98,9 @@ export class PgEventRecovery implements EventRecoveryRepository {
 
   /**
    * One INSERT ... SELECT over the location's retained events. Each new delivery is due one
-   * microsecond after the one before it, so the queue takes them in sequence order.
+   * microsecond after the one before it, so the queue takes them in sequence order; only the
+   * events committed while the endpoint's provider was connected (its connection's covered
+   * sequences) are queued.
    */
   async requeue(endpoint: WebhookEndpoint, from: RecoverFrom): Promise<{ queued: number } | 'expired'> {
     const mark = await this.sql.first<{ pruned: number; pruned_at: string | null }>(
@@ -122,6 +124,8 @@ export class PgEventRecovery implements EventRecoveryRepository {
          FROM outbox_events e, (SELECT clock_timestamp() AS now) t
         WHERE e.location_id = $1 AND e.type = ANY($4::text[])
           AND ${bySequence ? 'e.sequence > $5::bigint' : 'e.occurred_at > $5::timestamptz'}
+          AND EXISTS (SELECT 1 FROM connections c WHERE c.location_id = $1 AND c.provider_id = $6
+                         AND c.covered @> e.sequence)
         ORDER BY e.sequence
        RETURNING id`,
       [
@@ -130,6 +134,7 @@ export class PgEventRecovery implements EventRecoveryRepository {
         crypto.randomUUID(),
         [...endpoint.events],
         bySequence ? from.afterSequence : instantToDb(from.since),
+        endpoint.providerId,
       ],
     );
     return { queued: inserted.length };

@@ -1,4 +1,10 @@
-import type { WebhookDeliveryRepository, WebhookEndpoint, WebhookEndpointRepository } from '@pis/domain';
+import {
+  ownProviderId,
+  type EndpointScope,
+  type WebhookDeliveryRepository,
+  type WebhookEndpoint,
+  type WebhookEndpointRepository,
+} from '@pis/domain';
 import { webhookEndpointMapper, type SecretCipher } from '../mappers/webhook.mapper';
 import { webhookEndpointSchema, type WebhookEndpointRow } from '../schemas/webhook-endpoint.schema';
 import type { Sql } from '../db/sql';
@@ -12,34 +18,56 @@ export class PgWebhookEndpointRepository implements WebhookEndpointRepository {
   ) {}
 
   /**
-   * Locks the endpoint row; when there is none yet, a transaction-scoped advisory lock on the
-   * location stands in for it, so two first registrations serialise instead of colliding.
+   * Locks the location's singleton endpoint row; when there is none yet, the scope lock of the
+   * location's own provider stands in for it, so two first registrations serialise instead of
+   * colliding.
    */
   async lock(locationId: string): Promise<WebhookEndpoint | null> {
     if (!isUuid(locationId)) return null;
     const select = () =>
       this.sql.first<WebhookEndpointRow>(
-        `SELECT * FROM webhook_endpoints WHERE location_id = $1 FOR UPDATE`,
+        `SELECT * FROM webhook_endpoints WHERE location_id = $1 AND singleton FOR UPDATE`,
         [locationId],
       );
     let row = await select();
     if (row === null) {
-      await this.sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoint:' || $1, 0))`, [
-        locationId,
-      ]);
+      await this.lockScope({ locationId, providerId: ownProviderId(locationId) });
       row = await select();
     }
     return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
   }
 
-  /** One endpoint per location: saving over an existing one keeps its id and creation time. */
+  /** A transaction-scoped advisory lock on the scope, then its count on `webhook_endpoints_owner`. */
+  async lockScope(scope: EndpointScope): Promise<number> {
+    await this.sql.rows(
+      `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1 || ':' || $2, 0))`,
+      [scope.providerId, scope.locationId],
+    );
+    const counted = await this.sql.first<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE provider_id = $1 AND location_id = $2`,
+      [scope.providerId, scope.locationId],
+    );
+    return Number(counted?.n ?? 0);
+  }
+
+  async lockById(scope: EndpointScope, id: string): Promise<WebhookEndpoint | null> {
+    if (!isUuid(id) || !isUuid(scope.locationId) || !isUuid(scope.providerId)) return null;
+    const row = await this.sql.first<WebhookEndpointRow>(
+      `SELECT * FROM webhook_endpoints WHERE id = $1 AND location_id = $2 AND provider_id = $3 FOR UPDATE`,
+      [id, scope.locationId, scope.providerId],
+    );
+    return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
+  }
+
+  /** Saving over an existing endpoint keeps its id, scope and creation time. */
   async save(endpoint: WebhookEndpoint): Promise<void> {
     const { columns, values, params } = this.sql.insertValues(webhookEndpointSchema, [
       webhookEndpointMapper.toPersistence(endpoint, this.cipher),
     ]);
     await this.sql.rows(
       `INSERT INTO webhook_endpoints (${columns}) VALUES ${values}
-       ON CONFLICT (location_id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events,
+       ON CONFLICT (id) DO UPDATE SET url = EXCLUDED.url, events = EXCLUDED.events,
+         description = EXCLUDED.description,
          secrets = EXCLUDED.secrets, updated_at = EXCLUDED.updated_at, disabled_at = EXCLUDED.disabled_at,
          disabled_reason = EXCLUDED.disabled_reason, failing_since = EXCLUDED.failing_since`,
       params,
@@ -48,9 +76,19 @@ export class PgWebhookEndpointRepository implements WebhookEndpointRepository {
 
   async delete(locationId: string): Promise<boolean> {
     if (!isUuid(locationId)) return false;
-    const deleted = await this.sql.rows(`DELETE FROM webhook_endpoints WHERE location_id = $1 RETURNING id`, [
-      locationId,
-    ]);
+    const deleted = await this.sql.rows(
+      `DELETE FROM webhook_endpoints WHERE location_id = $1 AND singleton RETURNING id`,
+      [locationId],
+    );
+    return deleted.length === 1;
+  }
+
+  async deleteById(scope: EndpointScope, id: string): Promise<boolean> {
+    if (!isUuid(id) || !isUuid(scope.locationId) || !isUuid(scope.providerId)) return false;
+    const deleted = await this.sql.rows(
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND location_id = $2 AND provider_id = $3 RETURNING id`,
+      [id, scope.locationId, scope.providerId],
+    );
     return deleted.length === 1;
   }
 }

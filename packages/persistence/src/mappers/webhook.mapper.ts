@@ -15,6 +15,9 @@ export const webhookEndpointMapper = {
     return {
       id: row.id,
       locationId: row.location_id,
+      providerId: row.provider_id,
+      description: row.description,
+      singleton: row.singleton,
       url: row.url,
       events: [...row.events] as EventType[],
       secrets: row.secrets.map((s) => ({
@@ -32,6 +35,9 @@ export const webhookEndpointMapper = {
     return {
       id: endpoint.id,
       location_id: endpoint.locationId,
+      provider_id: endpoint.providerId,
+      description: endpoint.description,
+      singleton: endpoint.singleton,
       url: endpoint.url,
       events: [...endpoint.events],
       secrets: endpoint.secrets.map((s) => ({

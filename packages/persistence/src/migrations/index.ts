@@ -8,6 +8,7 @@ import { RoomForHotUpdates1764600000000 } from './1764600000000-room-for-hot-upd
 import { UnqueuedDeliveries1764700000000 } from './1764700000000-unqueued-deliveries';
 import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
 import { ProvidersAndConnections1764910000000 } from './1764910000000-providers-and-connections';
+import { SeveralWebhookEndpoints1765000000000 } from './1765000000000-several-webhook-endpoints';
 import { OutboxTraceContext1765100000000 } from './1765100000000-outbox-trace-context';
 
 /** Every migration, oldest first. Add new ones here and as files beside this one. */
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   UnqueuedDeliveries1764700000000,
   IdempotencyKeys1764900000000,
   ProvidersAndConnections1764910000000,
+  SeveralWebhookEndpoints1765000000000,
   OutboxTraceContext1765100000000,
 ];

@@ -1,4 +1,10 @@
-import type { DeliveryListQuery, WebhookDelivery, WebhookEndpoint, WebhookQueries } from '@pis/domain';
+import type {
+  DeliveryListQuery,
+  EndpointScope,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookQueries,
+} from '@pis/domain';
 import { instantToDb } from '../db-instant';
 import { webhookDeliveryToDomain, webhookEndpointMapper, type SecretCipher } from '../mappers/webhook.mapper';
 import type { WebhookAttemptRow } from '../schemas/webhook-attempt.schema';
@@ -16,9 +22,33 @@ export class PgWebhookQueries implements WebhookQueries {
   async findEndpoint(locationId: string): Promise<WebhookEndpoint | null> {
     if (!isUuid(locationId)) return null;
     const row = await this.db.read((sql) =>
-      sql.first<WebhookEndpointRow>(`SELECT * FROM webhook_endpoints WHERE location_id = $1`, [locationId]),
+      sql.first<WebhookEndpointRow>(`SELECT * FROM webhook_endpoints WHERE location_id = $1 AND singleton`, [
+        locationId,
+      ]),
     );
     return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
+  }
+
+  async findEndpointById(id: string): Promise<WebhookEndpoint | null> {
+    if (!isUuid(id)) return null;
+    const row = await this.db.read((sql) =>
+      sql.first<WebhookEndpointRow>(`SELECT * FROM webhook_endpoints WHERE id = $1`, [id]),
+    );
+    return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
+  }
+
+  /** Oldest first on `webhook_endpoints_owner`. */
+  async listEndpoints(scope: EndpointScope): Promise<WebhookEndpoint[]> {
+    if (!isUuid(scope.locationId) || !isUuid(scope.providerId)) return [];
+    const rows = await this.db.read(
+      (sql) =>
+        sql.rows<WebhookEndpointRow>(
+          `SELECT * FROM webhook_endpoints WHERE provider_id = $1 AND location_id = $2 ORDER BY created_at, id`,
+          [scope.providerId, scope.locationId],
+        ),
+      { location: scope.locationId },
+    );
+    return rows.map((row) => webhookEndpointMapper.toDomain(row, this.cipher));
   }
 
   /**
@@ -30,6 +60,18 @@ export class PgWebhookQueries implements WebhookQueries {
     if (q.after !== null && !isUuid(q.after.id)) return [];
     const params: unknown[] = [q.locationId, q.limit];
     const where = ['location_id = $1'];
+    if (q.endpointId != null) {
+      if (!isUuid(q.endpointId)) return [];
+      params.push(q.endpointId);
+      where.push(`endpoint_id = $${params.length}`);
+    }
+    if (q.providerId != null) {
+      if (!isUuid(q.providerId)) return [];
+      params.push(q.providerId);
+      where.push(
+        `endpoint_id IN (SELECT id FROM webhook_endpoints WHERE location_id = $1 AND provider_id = $${params.length})`,
+      );
+    }
     if (q.status !== null) {
       params.push(q.status);
       where.push(`status = $${params.length}`);

@@ -1,5 +1,5 @@
 import { EntitySchema } from 'typeorm';
-import { instant, jsonb, primaryUuid, text, textArray, uuid, type InstantText } from './columns';
+import { bool, instant, jsonb, primaryUuid, text, textArray, uuid, type InstantText } from './columns';
 
 /** `secret` is the cipher's output, never the secret in clear. */
 export interface StoredSecretJson {
@@ -10,6 +10,11 @@ export interface StoredSecretJson {
 export interface WebhookEndpointRow {
   id: string;
   location_id: string;
+  /** The provider the endpoint belongs to (a location's own provider has the location's id). */
+  provider_id: string;
+  description: string | null;
+  /** The one `PUT /webhook-endpoint` manages; at most one per location. */
+  singleton: boolean;
   url: string;
   events: string[];
   /** Current secret first, then rotated-out ones still inside their overlap window. */
@@ -26,7 +31,10 @@ export const webhookEndpointSchema = new EntitySchema<WebhookEndpointRow>({
   tableName: 'webhook_endpoints',
   columns: {
     id: primaryUuid(),
-    location_id: uuid({ unique: true }),
+    location_id: uuid(),
+    provider_id: uuid(),
+    description: text(true),
+    singleton: bool(),
     url: text(),
     events: textArray(),
     secrets: jsonb(),

@@ -136,6 +136,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/provider/v1/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The key's provider's webhook endpoints at the location, oldest first */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Add a webhook endpoint of the key's provider at the location (at most 10)
+     * @description Each endpoint has its own secret, retries, delivery log, health and status, and receives the location's events of the types it names (eventTypes; default every type), as its provider may see them: another provider's reservation id reads null. A location key's endpoints belong to the location's own provider, and the endpoint of PUT /webhook-endpoint is one of them.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/webhook-endpoints/{endpointId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One webhook endpoint with its current secret */
+    get: operations['getScopedWebhookEndpoint'];
+    put?: never;
+    post?: never;
+    /** Remove one webhook endpoint; nothing more is delivered to it */
+    delete: operations['deleteScopedWebhookEndpoint'];
+    options?: never;
+    head?: never;
+    /**
+     * Change the URL, event types or description; re-enables a disabled endpoint
+     * @description What the body names changes; the secrets stay (receivers keep verifying).
+     */
+    patch: operations['patchWebhookEndpoint'];
+    trace?: never;
+  };
+  '/api/provider/v1/webhook-endpoints/{endpointId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issue a new signing secret for one endpoint; the previous one keeps signing beside it for 24 h */
+    post: operations['rotateScopedWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/webhook-endpoints/{endpointId}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send one signed webhook.test event to one endpoint now and answer what the receiver did
+     * @description As POST /webhook-endpoint/test, to this endpoint with its secrets.
+     */
+    post: operations['testScopedWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/provider/v1/webhook-deliveries': {
     parameters: {
       query?: never;
@@ -143,7 +223,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Delivery records, newest first */
+    /**
+     * Delivery records, newest first
+     * @description The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one.
+     */
     get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
@@ -224,6 +307,26 @@ export interface paths {
      * @description Every retained event strictly after afterSequence (or whose timestamp is strictly after since) of a type the endpoint subscribes to is queued as a new delivery, in sequence order, with its original webhook-id and body; events raised before the endpoint existed included. Arrival may interleave as for every delivery: order by locationEventSequence.
      */
     post: operations['recoverWebhooks'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/provider/v1/webhook-endpoints/{endpointId}/recover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue every retained event after a point to one endpoint again
+     * @description As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types it subscribes to and committed while its provider was connected to the location, queued in sequence order with their original webhook-id, each body as its provider may see it.
+     */
+    post: operations['recoverScopedWebhooks'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1515,12 +1618,78 @@ export interface components {
       /** @description why deliveries stopped: the receiver answered 410 Gone, or every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS */
       disabledReason: string | null;
     };
+    WebhookEndpointCreateRequest: {
+      /** @description https (unless insecure URLs are allowed); no private hosts */
+      url: string;
+      /** @description the event types it receives; default: every event type */
+      eventTypes?: (
+        | 'floorplan.published'
+        | 'table.occupied'
+        | 'table.freed'
+        | 'table.spend_updated'
+        | 'table.status_changed'
+        | 'order.closed'
+      )[];
+      /** @description free text for you, at most 200 characters */
+      description?: string;
+    };
+    WebhookEndpointPatchRequest: {
+      /** @description https (unless insecure URLs are allowed); no private hosts */
+      url?: string;
+      eventTypes?: (
+        | 'floorplan.published'
+        | 'table.occupied'
+        | 'table.freed'
+        | 'table.spend_updated'
+        | 'table.status_changed'
+        | 'order.closed'
+      )[];
+      /** @description free text for you, at most 200 characters */
+      description?: string | null;
+    };
+    ScopedWebhookEndpoint: {
+      /** @description the endpoint id: its deliveries name it (endpointId) */
+      id: string;
+      url: string;
+      /** @description the current signing secret; after a rotation the previous one also signs for 24 h */
+      secret: string;
+      eventTypes: (
+        | 'floorplan.published'
+        | 'table.occupied'
+        | 'table.freed'
+        | 'table.spend_updated'
+        | 'table.status_changed'
+        | 'order.closed'
+      )[];
+      description: string | null;
+      /**
+       * @description location: it receives the events of one location (the key's, or the Location-Id)
+       * @enum {string}
+       */
+      scope: 'location';
+      locationId: string;
+      /**
+       * @description disabled: deliveries stopped (see disabledReason); a PATCH re-enables it
+       * @enum {string}
+       */
+      status: 'enabled' | 'disabled';
+      disabledReason: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    ScopedWebhookEndpointList: {
+      endpoints: components['schemas']['ScopedWebhookEndpoint'][];
+    };
     DeliveryListResponse: {
       deliveries: components['schemas']['Delivery'][];
       nextCursor: string | null;
     };
     Delivery: {
       id: string;
+      /** @description the endpoint the delivery is made to */
+      endpointId: string;
       eventId: string;
       /** @enum {string} */
       eventType:
@@ -1573,6 +1742,8 @@ export interface components {
         /** Format: date-time */
         publishedAt: string;
         changes: components['schemas']['FloorPlanChanges'];
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1592,6 +1763,8 @@ export interface components {
         covers: number;
         /** Format: date-time */
         occurredAt: string;
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1612,6 +1785,8 @@ export interface components {
         reason: 'closed' | 'moved' | 'voided';
         /** Format: date-time */
         occurredAt: string;
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1634,6 +1809,8 @@ export interface components {
         /** Format: date-time */
         occurredAt: string;
         totals: components['schemas']['CheckTotals'];
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1654,6 +1831,8 @@ export interface components {
         serviceStatus: 'seated' | 'starters' | 'mains' | 'desserts' | 'bill_requested' | 'paid';
         /** Format: date-time */
         occurredAt: string;
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1677,6 +1856,8 @@ export interface components {
         /** Format: date-time */
         closedAt: string;
         check: components['schemas']['Check'];
+        /** @description the location whose event this is */
+        locationId: string;
         locationEventSequence: number;
       };
     };
@@ -1717,6 +1898,8 @@ export interface components {
             /** Format: date-time */
             publishedAt: string;
             changes: components['schemas']['FloorPlanChanges'];
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         }
@@ -1738,6 +1921,8 @@ export interface components {
             covers: number;
             /** Format: date-time */
             occurredAt: string;
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         }
@@ -1760,6 +1945,8 @@ export interface components {
             reason: 'closed' | 'moved' | 'voided';
             /** Format: date-time */
             occurredAt: string;
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         }
@@ -1784,6 +1971,8 @@ export interface components {
             /** Format: date-time */
             occurredAt: string;
             totals: components['schemas']['CheckTotals'];
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         }
@@ -1806,6 +1995,8 @@ export interface components {
             serviceStatus: 'seated' | 'starters' | 'mains' | 'desserts' | 'bill_requested' | 'paid';
             /** Format: date-time */
             occurredAt: string;
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         }
@@ -1831,6 +2022,8 @@ export interface components {
             /** Format: date-time */
             closedAt: string;
             check: components['schemas']['Check'];
+            /** @description the location whose event this is */
+            locationId: string;
             locationEventSequence: number;
           };
         };
@@ -2145,6 +2338,7 @@ export interface components {
           | 'events_expired'
           | 'location_required'
           | 'location_not_granted'
+          | 'endpoint_limit'
           | 'rate_limited'
           | 'internal_error'
           | 'sandbox_only'
@@ -3668,9 +3862,1023 @@ export interface operations {
       };
     };
   };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description every endpoint of the scope */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScopedWebhookEndpointList'];
+        };
+      };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointCreateRequest'];
+      };
+    };
+    responses: {
+      /** @description the endpoint with its secret */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScopedWebhookEndpoint'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description endpoint_limit: the provider already has 10 endpoints at this location; idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  getScopedWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the endpoint */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScopedWebhookEndpoint'];
+        };
+      };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  deleteScopedWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description removed */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  patchWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointPatchRequest'];
+      };
+    };
+    responses: {
+      /** @description the endpoint as changed */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScopedWebhookEndpoint'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  rotateScopedWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the endpoint with its new secret */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScopedWebhookEndpoint'];
+        };
+      };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  testScopedWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the attempt, delivered or not */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookTestResult'];
+        };
+      };
+      /** @description location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
   listWebhookDeliveries: {
     parameters: {
       query?: {
+        endpointId?: string;
         status?: 'pending' | 'succeeded' | 'failed';
         limit?: number;
         cursor?: string;
@@ -3723,19 +4931,6 @@ export interface operations {
       };
       /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
       403: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
-      };
-      /** @description not_found: the key is a provider key (the location endpoint is managed with a location key) */
-      404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
           'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
@@ -4288,6 +5483,202 @@ export interface operations {
         };
       };
       /** @description not_found: no endpoint is registered, or the key is a provider key (the location endpoint is managed with a location key) */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description events_expired: events after that point have been pruned */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: the body is not sent as application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description rate_limited: per-key rate limit exceeded; retry after Retry-After seconds */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: anything unexpected; quote X-Request-Id when reporting it */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description internal_error: the service is temporarily unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+    };
+  };
+  recoverScopedWebhooks: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        'Location-Id'?: components['parameters']['LocationId'];
+        /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description the id of a webhook endpoint */
+        endpointId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RecoverRequest'];
+      };
+    };
+    responses: {
+      /** @description queued */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RecoverResponse'];
+        };
+      };
+      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description unauthorized: missing, malformed, unknown or revoked credential */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description location_not_granted: the key may not act for that location (no active connection, an unknown location, a key mode that does not fit the location's, or a location key naming another location) */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['XRequestId'];
+          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'];
+        };
+      };
+      /** @description not_found: no such endpoint among the key's provider's endpoints at this location */
       404: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -8127,6 +9518,7 @@ export interface operations {
   listLocationWebhookDeliveries: {
     parameters: {
       query?: {
+        endpointId?: string;
         status?: 'pending' | 'succeeded' | 'failed';
         limit?: number;
         cursor?: string;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Instant,
   type ClaimedDelivery,
@@ -109,6 +110,67 @@ export function describeDeliveryPipelineContract(
       await relayAll();
 
       for (const location of [bare, disabled, other]) expect(await deliveriesOf(location.id)).toEqual([]);
+    });
+
+    it('When a location has several endpoints, then an event gets one delivery per endpoint that wants it, of a provider connected when it was committed, and the log filters by provider and endpoint', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const guest = {
+        id: randomUUID(),
+        name: 'Guest',
+        brand: `g${Date.now() % 1e9}`,
+        createdAt: wallClock(),
+      };
+      const stranger = randomUUID();
+      const singleton = anEndpoint(location.id, { events: ['table.occupied'] });
+      const second = anEndpoint(location.id, { singleton: false, events: ['table.occupied'] });
+      const filtered = anEndpoint(location.id, { singleton: false, events: ['table.freed'] });
+      const guests = anEndpoint(location.id, {
+        singleton: false,
+        providerId: guest.id,
+        events: ['table.occupied'],
+      });
+      const strangers = anEndpoint(location.id, {
+        singleton: false,
+        providerId: stranger,
+        events: ['table.occupied'],
+      });
+      await commit(adapters().uow, async (tx) => {
+        await tx.providers.insert(guest);
+        await tx.connections.grant(location.id, guest.id, wallClock());
+        for (const e of [singleton, second, filtered, guests, strangers]) await tx.webhookEndpoints.save(e);
+      });
+      const [first] = await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(1)]));
+      await relayAll();
+      await commit(adapters().uow, (tx) => tx.connections.revoke(location.id, guest.id, wallClock()));
+      const [later] = await commit(adapters().uow, (tx) => tx.outbox.append(location.id, [anEvent(2)]));
+      await relayAll();
+
+      const made = (await deliveriesOf(location.id)).map((d) => `${d.eventId}/${d.endpointId}`).sort();
+      expect(made).toEqual(
+        [
+          `${first!.id}/${singleton.id}`,
+          `${first!.id}/${second.id}`,
+          `${first!.id}/${guests.id}`,
+          `${later!.id}/${singleton.id}`,
+          `${later!.id}/${second.id}`,
+        ].sort(),
+      );
+      const log = (q: { providerId?: string; endpointId?: string }) =>
+        adapters()
+          .queries.webhooks.listDeliveries({
+            locationId: location.id,
+            status: null,
+            after: null,
+            limit: 50,
+            ...q,
+          })
+          .then((ds) => ds.map((d) => d.endpointId).sort());
+      expect(await log({ providerId: guest.id })).toEqual([guests.id]);
+      expect(await log({ providerId: location.id })).toEqual(
+        [singleton.id, singleton.id, second.id, second.id].sort(),
+      );
+      expect(await log({ endpointId: second.id })).toEqual([second.id, second.id]);
+      expect(await log({ endpointId: filtered.id })).toEqual([]);
     });
 
     it('When due deliveries are claimed, then each comes with its event as stored, and a second claim skips them while leased', async () => {

@@ -8,6 +8,9 @@ export function anEndpoint(locationId: string, overrides: Partial<WebhookEndpoin
   return {
     id: randomUUID(),
     locationId,
+    providerId: locationId,
+    description: null,
+    singleton: true,
     url: 'https://provider.example.com/hooks/pis',
     events: ['floorplan.published', 'table.occupied', 'table.freed', 'table.spend_updated'],
     secrets: [{ secret: `whsec_${Buffer.from(randomUUID()).toString('base64')}`, expiresAt: null }],
@@ -20,7 +23,10 @@ export function anEndpoint(locationId: string, overrides: Partial<WebhookEndpoin
   };
 }
 
-/** `WebhookEndpointRepository` and `WebhookQueries.findEndpoint`: one endpoint per location. */
+/**
+ * `WebhookEndpointRepository` and the endpoint reads of `WebhookQueries`: a location's singleton
+ * endpoint, and the endpoints of each scope (one provider at the location) by id.
+ */
 export function describeWebhookEndpointContract(name: string, make: MakeAdapters): void {
   describe(`${name}: webhook endpoint contract`, () => {
     const adapters = useAdapters(make);
@@ -106,6 +112,59 @@ export function describeWebhookEndpointContract(name: string, make: MakeAdapters
       expect(await lock(other.id)).toBeNull();
       expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(other.id))).toBe(false);
       expect(await adapters().queries.webhooks.findEndpoint(mine.id)).toStrictEqual(endpoint);
+    });
+
+    it('When a location holds its singleton and scoped endpoints of two providers, then each scope counts, lists, locks and deletes its own alone, oldest first', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const otherProvider = randomUUID();
+      const own = { locationId: location.id, providerId: location.id };
+      const theirs = { locationId: location.id, providerId: otherProvider };
+      const singleton = anEndpoint(location.id);
+      const second = anEndpoint(location.id, {
+        singleton: false,
+        description: 'kitchen display',
+        createdAt: at('2026-11-21T09:00:00.000002Z'),
+      });
+      const foreign = anEndpoint(location.id, { singleton: false, providerId: otherProvider });
+      await commit(adapters().uow, async (tx) => {
+        for (const e of [second, singleton, foreign]) await tx.webhookEndpoints.save(e);
+      });
+      const { webhooks } = adapters().queries;
+
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(own))).toBe(2);
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(theirs))).toBe(1);
+      expect(await webhooks.listEndpoints(own)).toStrictEqual([singleton, second]);
+      expect(await webhooks.listEndpoints(theirs)).toStrictEqual([foreign]);
+      expect(await webhooks.findEndpointById(foreign.id)).toStrictEqual(foreign);
+      expect(await webhooks.findEndpoint(location.id)).toStrictEqual(singleton);
+      expect(
+        await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockById(own, second.id)),
+      ).toStrictEqual(second);
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockById(own, foreign.id))).toBeNull();
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockById(own, 'not-an-id'))).toBeNull();
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.deleteById(own, foreign.id))).toBe(
+        false,
+      );
+
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.delete(location.id))).toBe(true);
+      expect(await webhooks.listEndpoints(own)).toStrictEqual([second]);
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.deleteById(theirs, foreign.id))).toBe(
+        true,
+      );
+      expect(await webhooks.findEndpointById(foreign.id)).toBeNull();
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(theirs))).toBe(0);
+    });
+
+    it('When a scoped endpoint is saved again, then its changes replace the old state and its scope and creation time stay', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const endpoint = anEndpoint(location.id, { singleton: false, description: 'one' });
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(endpoint));
+      const changed = { ...endpoint, description: null, url: 'https://provider.example.com/v2' };
+
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(changed));
+
+      expect(await adapters().queries.webhooks.findEndpointById(endpoint.id)).toStrictEqual(changed);
+      expect(await adapters().queries.webhooks.findEndpoint(location.id)).toBeNull();
     });
 
     it('When a save rolls back, then the endpoint is not stored', async () => {

@@ -1,5 +1,6 @@
 import {
   GONE_REASON,
+  withinSpans,
   type AttemptLog,
   type ClaimById,
   type ClaimedDelivery,
@@ -19,7 +20,7 @@ import {
   type WebhookDelivery,
 } from '@pis/domain';
 import { detach } from './detach';
-import { compareIds, type DeliveryRun, type State } from './state';
+import { compareIds, scoped, type DeliveryRun, type State } from './state';
 
 /** What the pipeline twin needs of the store: one atomic step at a time over the committed state. */
 export interface PipelineHost {
@@ -82,37 +83,47 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
         const created: RelayedDelivery[] = [];
         for (const event of unrelayed) {
           relayed.set(event.id, true);
-          const endpoint = state.endpoints.get(event.locationId);
-          if (!endpoint || endpoint.disabledAt !== null || !endpoint.events.includes(event.type)) continue;
-          if (existing.has(`${event.id}/${endpoint.id}`)) continue;
-          const at = now();
-          const id = host.ids.uuid();
-          deliveries.set(id, {
-            id,
-            locationId: event.locationId,
-            endpointId: endpoint.id,
-            eventId: event.id,
-            eventType: event.type,
-            sequence: event.sequence,
-            status: 'pending',
-            attempts: [],
-            nextAttemptAt: at,
-            createdAt: at,
-            updatedAt: at,
-          });
-          if (handOff)
+          // One delivery per endpoint of the location that wants the event, of a provider
+          // connected to the location when the event was committed.
+          const wanting = [...state.endpoints.values()]
+            .filter((e) => e.locationId === event.locationId && e.disabledAt === null)
+            .filter((e) => e.events.includes(event.type))
+            .filter((e) => {
+              const spans = state.connections.get(scoped(e.locationId, e.providerId))?.spans;
+              return spans !== undefined && withinSpans(spans, event.sequence);
+            })
+            .sort((a, b) => a.createdAt.compare(b.createdAt) || compareIds(a.id, b.id));
+          for (const endpoint of wanting) {
+            if (existing.has(`${event.id}/${endpoint.id}`)) continue;
+            const at = now();
+            const id = host.ids.uuid();
             deliveries.set(id, {
-              ...deliveries.get(id)!,
-              nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+              id,
+              locationId: event.locationId,
+              endpointId: endpoint.id,
+              eventId: event.id,
+              eventType: event.type,
+              sequence: event.sequence,
+              status: 'pending',
+              attempts: [],
+              nextAttemptAt: at,
+              createdAt: at,
+              updatedAt: at,
             });
-          runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
-          created.push({
-            deliveryId: id,
-            generation: 0,
-            locationId: event.locationId,
-            endpointId: endpoint.id,
-            event: detach(event),
-          });
+            if (handOff)
+              deliveries.set(id, {
+                ...deliveries.get(id)!,
+                nextAttemptAt: at.plusMicros(micros(handOff.leaseMs)),
+              });
+            runs.set(id, { generation: 0, queuedGeneration: handOff ? 0 : null, attemptCount: 0 });
+            created.push({
+              deliveryId: id,
+              generation: 0,
+              locationId: event.locationId,
+              endpointId: endpoint.id,
+              event: detach(event),
+            });
+          }
         }
         const next = { ...state, relayed, deliveries, deliveryRuns: runs };
         return { state: next, value: { events: unrelayed.length, created } };
@@ -205,8 +216,8 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
         const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
         let endpoints = state.endpoints;
         let endpointDisabled = false;
-        const endpoint = endpoints.get(d.locationId);
-        if (endpoint?.id === delivery.endpointId && (health !== null || gone)) {
+        const endpoint = endpoints.get(delivery.endpointId);
+        if (endpoint !== undefined && (health !== null || gone)) {
           const succeeded = followUp.kind === 'succeeded';
           const failingSince = succeeded ? null : (endpoint.failingSince ?? result.attemptedAt);
           const failedTooLong =
@@ -214,7 +225,7 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
             health !== null &&
             failingSince!.compare(result.attemptedAt.plusMicros(-micros(health.disableAfterFailingMs))) <= 0;
           endpointDisabled = endpoint.disabledAt === null && (gone || failedTooLong);
-          endpoints = new Map(endpoints).set(d.locationId, {
+          endpoints = new Map(endpoints).set(endpoint.id, {
             ...endpoint,
             failingSince,
             ...(endpointDisabled

@@ -64,8 +64,12 @@ export class InMemoryEventRecovery implements EventRecoveryRepository {
       const expired = bySequence ? from.afterSequence < mark.sequence : mark.occurredAt.isAfter(from.since);
       if (expired) return 'expired';
     }
+    // Only what was committed while the endpoint's provider was connected to the location.
+    const spans =
+      this.draft.get('connections', scoped(endpoint.locationId, endpoint.providerId))?.spans ?? [];
     const events = (this.draft.get('events', endpoint.locationId) ?? []).filter(
       (e) =>
+        withinSpans(spans, e.sequence) &&
         endpoint.events.includes(e.type) &&
         (bySequence ? e.sequence > from.afterSequence : e.occurredAt.isAfter(from.since)),
     );

@@ -5,7 +5,6 @@ import {
   inTraceSpan,
   Instant,
   liveSecrets,
-  ownProviderId,
   providerReader,
   type AttemptLog,
   type EndpointHealthPolicy,
@@ -21,12 +20,12 @@ import type { SendResult, WebhookSender } from './http-sender';
 import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './retry-policy';
 
 /**
- * The event as the endpoint's reader may see it. A location's endpoint belongs to the
- * location's own provider: another provider's reservation id reads null in its body, as in
- * the feed and the snapshot (docs/decisions/0212-isolation-between-providers.md).
+ * The event as the endpoint's reader may see it: the provider the endpoint belongs to.
+ * Another provider's reservation id reads null in its body, as in the feed and the snapshot
+ * (docs/decisions/0212-isolation-between-providers.md).
  */
-const bodyFor = (locationId: string, event: ClaimedDelivery['event']) =>
-  eventVisibleTo(providerReader(ownProviderId(locationId)), event);
+const bodyFor = (endpoint: WebhookEndpoint, event: ClaimedDelivery['event']) =>
+  eventVisibleTo(providerReader(endpoint.providerId), event);
 
 /** One attempt as it was made and recorded, for whoever watches (metrics). */
 export interface AttemptObservation {
@@ -50,7 +49,7 @@ export interface DeliveryAttemptsDeps {
   /** A successful attempt slower than this counts as the endpoint struggling. */
   slowAfterMs: number;
   /** Reads the endpoint with its secrets decrypted (perhaps cached: `forget` drops it). */
-  endpoints: Pick<WebhookQueries, 'findEndpoint'> & { forget?(locationId: string): void };
+  endpoints: Pick<WebhookQueries, 'findEndpointById'> & { forget?(endpointId: string): void };
   sender: WebhookSender;
   retry: RetryPolicyOptions;
   logger: Logger;
@@ -94,6 +93,7 @@ export class DeliveryAttempts {
   run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
     const attributes = {
       'pis.delivery.id': delivery.id,
+      'pis.endpoint.id': delivery.endpointId,
       'pis.event.id': delivery.event.id,
       'pis.event.type': delivery.event.type,
       'pis.attempt': delivery.attemptCount + 1,
@@ -112,13 +112,13 @@ export class DeliveryAttempts {
     span: OpenSpan,
   ): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
     const { log, endpoints, sender, retry, logger } = this.deps;
-    let endpoint = await endpoints.findEndpoint(delivery.locationId);
+    let endpoint = await endpoints.findEndpointById(delivery.endpointId);
     let refused = refusal(endpoint, delivery);
     if (refused !== null && endpoints.forget !== undefined) {
       // A refusal ends the delivery for good: never on a cached read (the endpoint may have
       // been re-enabled or changed since), only on the endpoint as it is now.
-      endpoints.forget(delivery.locationId);
-      endpoint = await endpoints.findEndpoint(delivery.locationId);
+      endpoints.forget(delivery.endpointId);
+      endpoint = await endpoints.findEndpointById(delivery.endpointId);
       refused = refusal(endpoint, delivery);
     }
     const attemptedAt = new Date();
@@ -129,7 +129,7 @@ export class DeliveryAttempts {
       decision = { kind: 'failed', disableEndpoint: false };
     } else {
       // Signed over the body this endpoint's provider may see (another's reservation id reads null).
-      const body = JSON.stringify(toWebhookEventBody(bodyFor(delivery.locationId, delivery.event)));
+      const body = JSON.stringify(toWebhookEventBody(bodyFor(endpoint, delivery.event)));
       const secrets = liveSecrets(endpoint, Instant.fromDate(attemptedAt)).map((s) => s.secret);
       const headers = signWebhook(delivery.event.id, body, secrets, attemptedAt);
       result = await sender.send({ url: endpoint.url, body, headers: { ...headers } });
@@ -146,7 +146,7 @@ export class DeliveryAttempts {
       decision,
       refused === null ? this.health : null,
     );
-    if (endpointDisabled) endpoints.forget?.(delivery.locationId);
+    if (endpointDisabled) endpoints.forget?.(delivery.endpointId);
     span.setAttributes({
       'http.response.status_code': result.status ?? undefined,
       'pis.attempt.outcome': decision.kind,

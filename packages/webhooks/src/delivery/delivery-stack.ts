@@ -49,7 +49,7 @@ export interface DeliveryDeps {
   /** What the pipeline stores through (persistence's, or the in-memory twin). */
   store: DeliveryPipelineStore;
   /** Reads an endpoint with its secrets decrypted. */
-  endpoints: Pick<WebhookQueries, 'findEndpoint'>;
+  endpoints: Pick<WebhookQueries, 'findEndpointById'>;
   logger: Logger;
   settings: DeliverySettings;
   /** The URL policy to apply (default: `urlPolicyFor(settings, resolver)`). */

@@ -7,6 +7,7 @@ import {
   deliveries,
   givenEndpoint,
   givenLocation,
+  givenProviderEndpoint,
   occupiedEvents,
   oneEventOfEveryType,
   openHarness,
@@ -73,6 +74,39 @@ export function describeDeliveryBehaviour(
       return { locationId, endpoint, secret: endpoint.secrets[0]!.secret };
     }
 
+    it('When a location has its own endpoint and another provider’s, then each receives the event once, signed with its own secret, the other provider reading null for the location’s reservation', async () => {
+      const { locationId, endpoint, secret } = await givenSubscribedLocation(['table.occupied']);
+      const theirReceiver = await Receiver.start();
+      try {
+        const theirs = await givenProviderEndpoint(h, locationId, theirReceiver.url);
+        const occupied = occupiedEvents(1)[0]!;
+        if (occupied.type !== 'table.occupied') throw new Error('occupiedEvents makes table.occupied');
+        const [event] = await appendEvents(h, locationId, [
+          { ...occupied, data: { ...occupied.data, reservationExternalId: 'r-own' } },
+        ]);
+        running.wake();
+
+        const all = await waitForDeliveries(h, locationId, (ds) => settled(ds, 2));
+        expect(all.map((d) => [d.endpointId, d.status]).sort()).toEqual(
+          [
+            [endpoint.id, 'succeeded'],
+            [theirs.id, 'succeeded'],
+          ].sort(),
+        );
+        const ours = verify(receiver.requests[0]!, secret) as { data: Record<string, unknown> };
+        const their = verify(theirReceiver.requests[0]!, theirs.secrets[0]!.secret) as {
+          data: Record<string, unknown>;
+        };
+        expect(ours.data).toMatchObject({ reservationExternalId: 'r-own', locationId });
+        expect(their.data).toMatchObject({ reservationExternalId: null, locationId });
+        expect([receiver.requests.length, theirReceiver.requests.length]).toEqual([1, 1]);
+        expect(theirReceiver.requests[0]!.headers['webhook-id']).toBe(event!.id);
+        expect(() => verify(theirReceiver.requests[0]!, secret)).toThrow();
+      } finally {
+        await theirReceiver.close();
+      }
+    });
+
     it('When an event of every type commits, then each arrives once, as the reference describes it, and verifies with standardwebhooks', async () => {
       const { locationId, secret } = await givenSubscribedLocation();
 
@@ -89,7 +123,7 @@ export function describeDeliveryBehaviour(
           stored.map((event) => ({
             type: event.type,
             timestamp: event.occurredAt.toIso(),
-            data: { ...event.data, locationEventSequence: event.sequence },
+            data: { ...event.data, locationId: event.locationId, locationEventSequence: event.sequence },
           })),
         ),
       );

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createEndpoint,
   Instant,
   ownProviderId,
   registerEndpoint,
@@ -100,6 +101,39 @@ export async function rotateEndpointSecret(
 
 export async function deleteEndpoint(h: Harness, locationId: string): Promise<void> {
   await commit(h.persistence.uow, (tx) => tx.webhookEndpoints.delete(locationId));
+}
+
+/**
+ * Another provider connected to the location now, with an endpoint of its own there
+ * (`POST /webhook-endpoints`).
+ */
+export async function givenProviderEndpoint(
+  h: Harness,
+  locationId: string,
+  url: string,
+): Promise<WebhookEndpoint> {
+  const providerId = randomUUID();
+  return commit(h.persistence.uow, async (tx) => {
+    await tx.providers.insert({
+      id: providerId,
+      name: 'Another provider',
+      brand: 'another',
+      createdAt: now(),
+    });
+    await tx.connections.grant(locationId, providerId, now());
+    const endpoint = createEndpoint({
+      id: randomUUID(),
+      locationId,
+      providerId,
+      url,
+      events: null,
+      description: null,
+      newSecret: secrets.webhookSecret(),
+      now: now(),
+    });
+    await tx.webhookEndpoints.save(endpoint);
+    return endpoint;
+  });
 }
 
 export async function appendEvents(

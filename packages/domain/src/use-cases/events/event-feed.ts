@@ -5,6 +5,8 @@ import type { RecoverFrom } from '../../events/event-feed.port';
 import { tableStateOf, type TableStateSnapshot } from '../../events/table-state';
 import { fail, ok, type Failure } from '../../kernel/outcome';
 import type { UseCase } from '../use-case.types';
+import type { Transaction } from '../../system/unit-of-work.port';
+import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint';
 
 export interface EventFeedPage {
   events: StoredEvent[];
@@ -22,6 +24,10 @@ export type ReadEventFeed = UseCase<
 /** `providerId`: the reader (left out: the location's own provider). */
 export type ReadTableState = UseCase<{ locationId: string; providerId?: string }, TableStateSnapshot>;
 export type RecoverWebhooks = UseCase<{ locationId: string; from: RecoverFrom }, { queued: number }>;
+export type RecoverScopedWebhooks = UseCase<
+  { id: string; locationId: string; providerId: string; from: RecoverFrom },
+  { queued: number }
+>;
 
 const expired = (what: string): Failure =>
   fail(
@@ -76,13 +82,44 @@ export const readTableState: ReadTableState = async (deps, { locationId, provide
  * endpoint existed included.
  */
 export const recoverWebhooks: RecoverWebhooks = async (deps, { locationId, from }) =>
-  deps.uow.run(async (tx) => {
-    const endpoint = await tx.webhookEndpoints.lock(locationId);
-    if (endpoint === null) return fail('not_found', 'no webhook endpoint is registered; PUT one first');
+  recoverTo(
+    deps,
+    (tx) => tx.webhookEndpoints.lock(locationId),
+    from,
+    'PUT',
+    () => fail('not_found', 'no webhook endpoint is registered; PUT one first'),
+  );
+
+/**
+ * `recoverWebhooks` for one endpoint of the caller's scope (`POST /webhook-endpoints/{id}/recover`):
+ * only the events committed while its provider was connected to the location are queued.
+ */
+export const recoverScopedWebhooks: RecoverScopedWebhooks = async (
+  deps,
+  { id, locationId, providerId, from },
+) =>
+  recoverTo(
+    deps,
+    (tx) => tx.webhookEndpoints.lockById({ locationId, providerId }, id),
+    from,
+    'PATCH',
+    () => fail('not_found', `there is no webhook endpoint ${id} here`),
+  );
+
+async function recoverTo(
+  deps: Parameters<RecoverWebhooks>[0],
+  lock: (tx: Transaction) => Promise<WebhookEndpoint | null>,
+  from: RecoverFrom,
+  enable: 'PUT' | 'PATCH',
+  none: () => Failure,
+) {
+  return deps.uow.run(async (tx) => {
+    const endpoint = await lock(tx);
+    if (endpoint === null) return none();
     if (endpoint.disabledAt !== null) {
       return fail(
         'validation_failed',
-        `the webhook endpoint is disabled (${endpoint.disabledReason ?? 'by the service'}); PUT it to enable it, then recover`,
+        `the webhook endpoint is disabled (${endpoint.disabledReason ?? 'by the service'}); ${enable} it to enable it, then recover`,
       );
     }
     const requeued = await tx.eventRecovery.requeue(endpoint, from);
@@ -95,3 +132,4 @@ export const recoverWebhooks: RecoverWebhooks = async (deps, { locationId, from 
     }
     return ok(requeued);
   });
+}

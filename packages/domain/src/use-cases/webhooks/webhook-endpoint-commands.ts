@@ -9,7 +9,16 @@ import type { Page, UseCase } from '../use-case.types';
 export type DeleteWebhookEndpoint = UseCase<{ locationId: string }, { deleted: true }>;
 export type GetWebhookEndpoint = UseCase<{ locationId: string }, WebhookEndpoint>;
 export type ListWebhookDeliveries = UseCase<
-  { locationId: string; status: DeliveryStatus | null; limit: number; after: DeliveryCursor | null },
+  {
+    locationId: string;
+    /** Only the deliveries to this provider's endpoints (absent: every endpoint, the operator's view). */
+    providerId?: string | null;
+    /** Only the deliveries to this endpoint. */
+    endpointId?: string | null;
+    status: DeliveryStatus | null;
+    limit: number;
+    after: DeliveryCursor | null;
+  },
   Page<WebhookDelivery, DeliveryCursor>
 >;
 export type RedeliverWebhook = UseCase<{ locationId: string; deliveryId: string }, { deliveryId: string }>;
@@ -62,9 +71,16 @@ export const rotateWebhookSecret: RotateWebhookSecret = async (deps, { locationI
 
 export const listWebhookDeliveries: ListWebhookDeliveries = async (
   deps,
-  { locationId, status, limit, after },
+  { locationId, providerId, endpointId, status, limit, after },
 ) => {
-  const rows = await deps.queries.webhooks.listDeliveries({ locationId, status, after, limit: limit + 1 });
+  const rows = await deps.queries.webhooks.listDeliveries({
+    locationId,
+    providerId: providerId ?? null,
+    endpointId: endpointId ?? null,
+    status,
+    after,
+    limit: limit + 1,
+  });
   return ok(pageOf(rows, limit, (last) => ({ createdAt: last.createdAt, id: last.id })));
 };
 
