@@ -41,7 +41,15 @@ describe(`migration ${MIGRATION}`, () => {
     const q = (text: string, params: unknown[] = []) => db.dataSource.query(text, params);
     const earlier = createPersistence(db.database, { cipher: testCipher });
     locationId = (await givenLocationRow(earlier.uow)).id;
-    const [event] = await commit(earlier.uow, (tx) => tx.outbox.append(locationId, [anEvent(1)]));
+    // The previous release's outbox row, in SQL: today's outbox writes columns that later
+    // migrations add.
+    const first = anEvent(1);
+    const [event] = (await q(
+      `INSERT INTO outbox_events (id, location_id, sequence, type, occurred_at, data)
+       VALUES (gen_random_uuid(), $1, 1, $2, $3, $4) RETURNING id`,
+      [locationId, first.type, first.occurredAt.toIso(), JSON.stringify(first.data)],
+    )) as { id: string }[];
+    await q(`UPDATE locations SET event_sequence = 1 WHERE id = $1`, [locationId]);
     await q(
       `INSERT INTO webhook_endpoints (id, location_id, url, events, secrets, created_at, updated_at)
        VALUES ($1, $2, 'https://old.example.com/hooks', ARRAY['table.occupied'], $3, now(), now())`,

@@ -32,7 +32,8 @@ const EARLIER_TABLES = [
   'webhook_attempts',
 ];
 /** Columns this migration adds, left out when rows are compared with what was there before. */
-const ADDED = ['provider_id', 'connected_provider_id', 'mode', 'reservation_provider_id'];
+/** Columns this migration adds, and those later migrations add (`trace_context`). */
+const ADDED = ['provider_id', 'connected_provider_id', 'mode', 'reservation_provider_id', 'trace_context'];
 
 const plan = (id: string, label: string) => ({
   id,
