@@ -22,6 +22,8 @@ export interface OperationWorld {
   sandboxItemId: string;
   /** A provider connected to `loc`, which the provider and connection operations name. */
   providerId: string;
+  /** An endpoint of `loc` made by id (beside the singleton), which the `/webhook-endpoints/{endpointId}` operations name. */
+  endpointId: string;
 }
 
 async function itemOf(h: Harness, at: TestLocation, orderId: string): Promise<string> {
@@ -49,6 +51,10 @@ export async function operationWorld(h: Harness, externalId: string): Promise<Op
   const provider = await h.operator.post(`${B}/providers`).send({ name: 'Spare', brand: 'spare' });
   const providerId = provider.body.id as string;
   await h.operator.put(loc.ops(`/connections/${providerId}`)).expect(201);
+  const endpoint = await loc.api
+    .post(`${P}/webhook-endpoints`)
+    .send({ url: 'https://hooks.example.test/by-id' })
+    .expect(201);
   return {
     loc,
     spareKeyId,
@@ -60,6 +66,7 @@ export async function operationWorld(h: Harness, externalId: string): Promise<Op
     sandboxOrderId,
     sandboxItemId,
     providerId,
+    endpointId: endpoint.body.id as string,
   };
 }
 
@@ -82,6 +89,7 @@ export function requestOf(world: OperationWorld, op: OperationSpec): { path: str
     .replace('{itemId}', simulated(op) ? world.sandboxItemId : world.itemId)
     .replace('{deliveryId}', world.deliveryId)
     .replace('{providerId}', world.providerId)
+    .replace('{endpointId}', world.endpointId)
     .replace('{externalId}', world.externalId);
   const query: Record<string, string> = {
     listReservations: '?from=2026-11-01T00:00Z&to=2026-11-30T00:00Z',
@@ -93,6 +101,12 @@ export function requestOf(world: OperationWorld, op: OperationSpec): { path: str
     updateReservation: () => reservation({ externalId: world.externalId, updatedAt: nextUpdatedAt() }),
     importFloorPlan: () => planImport(),
     putWebhookEndpoint: () => ({ url: 'https://hooks.example.test/hook' }),
+    createWebhookEndpoint: () => ({
+      url: 'https://hooks.example.test/another',
+      eventTypes: ['table.occupied'],
+    }),
+    patchWebhookEndpoint: () => ({ description: 'patched' }),
+    recoverScopedWebhooks: () => exampleBodies.recoverAfterBody(0),
     createLocation: () => ({ name: `Location ${uniqueId('h')}`, brand: 'test' }),
     // The contract's fixtures: the requests the OpenAPI document's examples were recorded with.
     editTable: () => exampleBodies.tablePatchBody(),
