@@ -304,7 +304,11 @@ describe('PostgreSQL delivery leases and attempt log', () => {
 
   it('When two processes record successes at once for the same failing endpoints, then neither waits on the other in a circle: every delivery succeeded and every run of failures ended', async () => {
     const other = createPersistence(store.db, { cipher: testCipher });
-    const locations = await Promise.all(Array.from({ length: 4 }, () => givenPendingDeliveries(30)));
+    // One after the other: relays running at once skip each other's locked events, so one
+    // location's relay could return before another's had committed its deliveries.
+    const locations: { locationId: string; ids: string[] }[] = [];
+    for (let i = 0; i < 4; i++) locations.push(await givenPendingDeliveries(30));
+    expect(locations.map((l) => l.ids.length)).toEqual([30, 30, 30, 30]);
     const locationIds = locations.map((l) => l.locationId);
     await sql(
       `UPDATE webhook_endpoints SET failing_since = clock_timestamp() - interval '1 minute' WHERE location_id = ANY($1)`,
