@@ -41,6 +41,8 @@ it('When the operations are read, then every request schema of the contract is f
       'ReservationRequest',
       'TablePatchRequest',
       'WebhookEndpointRequest',
+      'WebhookEndpointCreateRequest',
+      'WebhookEndpointPatchRequest',
       'ReservationListQuery',
       'DeliveryListQuery',
       'OrderListQuery',

@@ -362,6 +362,106 @@ describe('Webhook endpoint and deliveries', () => {
     expect(seen.refused).toBeGreaterThan(10);
   }, 90_000);
 
+  const CREATE = asSchema(componentSchemas.WebhookEndpointCreateRequest);
+  const PATCH = asSchema(componentSchemas.WebhookEndpointPatchRequest);
+  type ByIdOp =
+    | { op: 'create'; body: unknown; mutation?: string }
+    | { op: 'patch'; body: unknown; mutation?: string }
+    | { op: 'delete' | 'rotate' | 'get' };
+  const byIdOps: fc.Arbitrary<ByIdOp> = fc.oneof(
+    { weight: 3, arbitrary: validOf(CREATE, steer).map((body): ByIdOp => ({ op: 'create', body })) },
+    {
+      weight: 2,
+      arbitrary: mutantOf(CREATE, validOf(CREATE, steer)).map(({ body, mutation }): ByIdOp => ({
+        op: 'create',
+        body,
+        mutation,
+      })),
+    },
+    { weight: 3, arbitrary: validOf(PATCH, steer).map((body): ByIdOp => ({ op: 'patch', body })) },
+    {
+      weight: 2,
+      arbitrary: mutantOf(PATCH, validOf(PATCH, steer)).map(({ body, mutation }): ByIdOp => ({
+        op: 'patch',
+        body,
+        mutation,
+      })),
+    },
+    { weight: 2, arbitrary: fc.constantFrom<ByIdOp>({ op: 'get' }, { op: 'delete' }, { op: 'rotate' }) },
+  );
+
+  it('When endpoints by id are created, changed, read, rotated and deleted in random orders with fuzzed bodies, then each answer is as the contract says, a refusal changes nothing and a location never holds more than ten', async () => {
+    const loc = await h.location({ plan: 'none' });
+    const base = `${P}/webhook-endpoints`;
+    const seen = { created: 0, patched: 0, refused: 0 };
+    await fuzz(
+      fc.array(byIdOps, { minLength: 1, maxLength: 8 }),
+      async (sequence) => {
+        for (const step of sequence) {
+          const list = await loc.api.get(base).expect(200);
+          const ids = (list.body.endpoints as Json[]).map((e) => e['id'] as string);
+          const target = ids[0] ?? '00000000-0000-4000-8000-000000000000';
+          const sent = await checked(() => {
+            switch (step.op) {
+              case 'create':
+                return sendJson(loc.api, 'post', base, step.body);
+              case 'patch':
+                return sendJson(loc.api, 'patch', `${base}/${target}`, step.body);
+              case 'get':
+                return sendJson(loc.api, 'get', `${base}/${target}`);
+              case 'delete':
+                return sendJson(loc.api, 'delete', `${base}/${target}`);
+              case 'rotate':
+                return sendJson(loc.api, 'post', `${base}/${target}/rotate-secret`);
+            }
+          });
+          const { res, context } = sent;
+          if (step.op === 'create' || step.op === 'patch') {
+            const schema =
+              step.op === 'create' ? 'WebhookEndpointCreateRequest' : 'WebhookEndpointPatchRequest';
+            const valid = validator.check(schema, step.body).ok && !hasUnstorableText(step.body);
+            const to = (step.body as { url?: unknown } | null)?.url;
+            if (!valid || (typeof to === 'string' && REFUSED.includes(to)))
+              expectRefusedAs(sent, 422, 'validation_failed', step.mutation);
+            else if (to === undefined || (typeof to === 'string' && ACCEPTED.includes(to))) {
+              // A URL the policy takes (or none): the scope decides. Others (made up) may be refused by the policy first.
+              if (step.op === 'create' && ids.length >= 10) expectRefusedAs(sent, 409, 'endpoint_limit');
+              if (step.op === 'patch' && ids.length === 0) expectRefusedAs(sent, 404, 'not_found');
+            }
+          } else if (ids.length === 0) expectRefusedAs(sent, 404, 'not_found');
+          if (res.status >= 400) {
+            seen.refused += 1;
+            continue;
+          }
+          if (step.op === 'create') {
+            seen.created += 1;
+            expect({ context, status: res.status, scope: res.body.scope }).toEqual({
+              context,
+              status: 201,
+              scope: 'location',
+            });
+          }
+          if (step.op === 'patch') seen.patched += 1;
+          if (step.op === 'delete') {
+            await loc.api.get(`${base}/${target}`).expect(404);
+            continue;
+          }
+          // What was answered is what is read back (the secret shown by create and rotate only).
+          const id = res.body.id as string;
+          const read = await loc.api.get(`${base}/${id}`).expect(200);
+          const { secret: _secret, ...answered } = res.body as Json;
+          const { secret: _read, ...stored } = read.body as Json;
+          expect({ context, stored }).toEqual({ context, stored: answered });
+        }
+        const after = await loc.api.get(base).expect(200);
+        expect((after.body.endpoints as Json[]).length).toBeLessThanOrEqual(10);
+      },
+      30,
+    );
+    expect(seen.created).toBeGreaterThan(3);
+    expect(seen.refused).toBeGreaterThan(5);
+  }, 120_000);
+
   /** A location with a registered endpoint, a published plan and walk-ins, its events relayed to deliveries. */
   async function withDeliveries(): Promise<{ loc: TestLocation; ids: string[]; cursor: string }> {
     const loc = await h.location({ plan: 'draft', tables: 4 });
