@@ -145,7 +145,7 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
               (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
          FROM (SELECT 1) AS one
          LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true
-        ORDER BY r.created_at, r.id`,
+        ORDER BY r.created_at, r.location_id, r.sequence, c.endpoint_id`,
       [limit, handOff?.leaseMs ?? null],
     );
     return {
