@@ -1,27 +1,15 @@
 // Fixed-id builders for the domain's unit tests (rules on one record, no store): a reservation,
 // an order, a table, a room and a working plan with stable ids such as 'loc-1' and 't-1'.
 import { at } from './instants';
+import { aReservationInput } from './reservation.builders';
 import type { Reservation, ReservationInput } from '../../src/reservations/reservation';
 import { EMPTY_LINES, makeCheck } from '../../src/orders/check';
 import type { Order } from '../../src/orders/order';
 import type { Room, Table, WorkingPlan } from '../../src/floorplan/floor-plan';
 
+/** `aReservationInput` with the fixed external id 'r-1'. */
 export function reservationInput(overrides: Partial<ReservationInput> = {}): ReservationInput {
-  return {
-    externalId: 'r-1',
-    status: 'booked',
-    partyName: null,
-    covers: 2,
-    startsAt: at('2026-11-21T19:00:00Z'),
-    endsAt: null,
-    tableIds: [],
-    guest: null,
-    internalNote: null,
-    prepayment: null,
-    posOrderId: null,
-    updatedAt: at('2026-11-20T10:00:00Z'),
-    ...overrides,
-  };
+  return aReservationInput({ externalId: 'r-1', ...overrides });
 }
 
 export function storedReservation(overrides: Partial<Reservation> = {}): Reservation {
