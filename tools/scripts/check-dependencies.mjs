@@ -21,11 +21,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ALLOWED_WORKSPACE_DEPENDENCIES = {
   'packages/domain': [],
   'packages/contract': ['@pis/domain'],
-  'packages/testing': ['@pis/domain'],
-  'packages/runtime': ['@pis/domain'],
-  'packages/persistence': ['@pis/domain'],
+  'packages/ports': ['@pis/domain'],
+  'packages/testing': ['@pis/domain', '@pis/ports'],
+  'packages/runtime': ['@pis/domain', '@pis/ports'],
+  'packages/persistence': ['@pis/domain', '@pis/ports'],
   'packages/http': ['@pis/domain', '@pis/contract', '@pis/console'],
-  'packages/webhooks': ['@pis/domain', '@pis/contract'],
+  'packages/webhooks': ['@pis/domain', '@pis/contract', '@pis/ports'],
   'packages/sdk': [],
 };
 

@@ -45,8 +45,6 @@ export * from './access/visibility';
 export * from './webhooks/webhook-endpoint';
 export * from './webhooks/webhook-delivery';
 export * from './webhooks/webhook-endpoint-repository.port';
-export * from './webhooks/delivery-pipeline.port';
-export * from './webhooks/pipeline-backlog.port';
 export * from './webhooks/webhook-test.port';
 export * from './idempotency/idempotent-request';
 export * from './idempotency/idempotency-store.port';

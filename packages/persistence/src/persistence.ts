@@ -1,12 +1,11 @@
 import type {
-  DeliveryPipelineStore,
   EventRetention,
   IdempotencyStore,
   IdGenerator,
-  PipelineBacklog,
   PlainReservationWrites,
   Queries,
 } from '@pis/domain';
+import type { DeliveryPipelineStore, PipelineBacklog } from '@pis/ports';
 import {
   PgAttemptLog,
   PgDeliveryLeases,

@@ -1,6 +1,5 @@
+import { GONE_REASON, Instant, type EventType, type StoredEvent } from '@pis/domain';
 import {
-  GONE_REASON,
-  Instant,
   type AttemptFollowUp,
   type AttemptLog,
   type AttemptResult,
@@ -12,15 +11,13 @@ import {
   type DeliveryLeases,
   type EndpointHealthPolicy,
   type EnqueueCandidates,
-  type EventType,
   type OutboxRelayStore,
   type OutboxSignals,
   type OverduePosition,
   type QueuedJob,
   type RelayBatch,
   type RelayHandOff,
-  type StoredEvent,
-} from '@pis/domain';
+} from '@pis/ports';
 import type { Database } from '../db/database';
 import { OUTBOX_CHANNEL } from './pg-outbox';
 import type { PgUnitOfWork } from './pg-unit-of-work';

@@ -1,24 +1,26 @@
 import {
   GONE_REASON,
   withinSpans,
+  type Clock,
+  type IdGenerator,
+  type Instant,
+  type StoredEvent,
+  type WebhookDelivery,
+} from '@pis/domain';
+import {
   type AttemptLog,
   type ClaimById,
   type ClaimedDelivery,
-  type Clock,
   type DeliveryJob,
   type DeliveryLeases,
   type DeliveryPipelineStore,
   type EnqueueCandidates,
-  type IdGenerator,
-  type Instant,
   type OutboxRelayStore,
   type OutboxSignals,
   type OverduePosition,
   type RelayBatch,
   type RelayedDelivery,
-  type StoredEvent,
-  type WebhookDelivery,
-} from '@pis/domain';
+} from '@pis/ports';
 import { detach } from './detach';
 import { compareIds, scoped, type DeliveryRun, type State } from './state';
 

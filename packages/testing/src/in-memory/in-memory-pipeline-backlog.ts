@@ -1,4 +1,5 @@
-import type { Clock, PipelineBacklog } from '@pis/domain';
+import type { Clock } from '@pis/domain';
+import type { PipelineBacklog } from '@pis/ports';
 import type { State } from './state';
 
 /** The in-memory twin of the backlog measure: the committed state, the store's clock. */

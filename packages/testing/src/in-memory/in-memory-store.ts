@@ -3,10 +3,8 @@ import {
   Instant,
   type ApiKeyRecord,
   type Clock,
-  type DeliveryPipelineStore,
   type EventRetention,
   type IdGenerator,
-  type PipelineBacklog,
   type Order,
   type Outcome,
   type Queries,
@@ -16,6 +14,7 @@ import {
   type UnitOfWork,
   type WebhookDelivery,
 } from '@pis/domain';
+import { type DeliveryPipelineStore, type PipelineBacklog } from '@pis/ports';
 import { detach } from './detach';
 import {
   InMemoryAccessQueries,

@@ -1,5 +1,5 @@
-import type { StoredEvent } from '../events/domain-event';
-import type { Instant } from '../kernel/instant';
+import type { StoredEvent } from '@pis/domain';
+import type { Instant } from '@pis/domain';
 
 /*
  * What the webhook pipeline needs of storage, from a committed outbox event to a recorded
