@@ -35,7 +35,7 @@ export * from './orders/order-repository.port';
 export * from './events/domain-event';
 export * from './events/outbox.port';
 export * from './events/event-feed.port';
-export * from './events/table-state';
+export * from './orders/table-state';
 export * from './access/location';
 export * from './access/api-key';
 export * from './access/access-repository.port';

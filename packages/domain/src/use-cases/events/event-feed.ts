@@ -2,7 +2,7 @@ import { ownProviderId } from '../../access/provider';
 import { eventVisibleTo, providerReader, visibleTo } from '../../access/visibility';
 import type { EventType, StoredEvent } from '../../events/domain-event';
 import type { RecoverFrom } from '../../events/event-feed.port';
-import { tableStateOf, type TableStateSnapshot } from '../../events/table-state';
+import { tableStateOf, type TableStateSnapshot } from '../../orders/table-state';
 import { fail, ok, type Failure } from '../../kernel/outcome';
 import type { UseCase } from '../use-case.types';
 import type { Transaction } from '../../system/unit-of-work.port';
