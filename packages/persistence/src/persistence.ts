@@ -1,11 +1,5 @@
-import type {
-  EventRetention,
-  IdempotencyStore,
-  IdGenerator,
-  PlainReservationWrites,
-  Queries,
-} from '@pis/domain';
-import type { DeliveryPipelineStore, PipelineBacklog } from '@pis/ports';
+import type { IdempotencyStore, IdGenerator, PlainReservationWrites, Queries } from '@pis/domain';
+import type { DeliveryPipelineStore, EventRetention, PipelineBacklog } from '@pis/ports';
 import {
   PgAttemptLog,
   PgDeliveryLeases,
@@ -24,6 +18,7 @@ import { PgFloorPlanQueries } from './queries/pg-floor-plan-queries';
 import { PgOrderQueries } from './queries/pg-order-queries';
 import { PgPipelineBacklog } from './queries/pg-pipeline-backlog';
 import { PgReservationQueries } from './queries/pg-reservation-queries';
+import { PgTableStateQueries } from './queries/pg-table-state-queries';
 import { PgWebhookQueries } from './queries/pg-webhook-queries';
 
 export interface PersistenceSettings extends UnitOfWorkSettings {
@@ -60,6 +55,7 @@ export function createPersistence(db: Database, settings: PersistenceSettings): 
       access: new PgAccessQueries(db),
       webhooks: new PgWebhookQueries(db, settings.cipher),
       events: new PgEventFeedQueries(db),
+      tableState: new PgTableStateQueries(db),
     },
     retention: new PgEventRetention(db),
     idempotency: new PgIdempotencyStore(db, settings.cipher),

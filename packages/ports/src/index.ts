@@ -4,3 +4,4 @@
 // `@pis/testing` implement them.
 export * from './delivery-pipeline.port';
 export * from './pipeline-backlog.port';
+export * from './event-retention.port';

@@ -354,7 +354,7 @@ function finishCommand(how: 'closed' | 'voided'): Command {
 
 /** Where the last `limit` events of the location start (never before what retention holds). */
 async function newest(deps: Deps, locationId: string, limit: number): Promise<number> {
-  const { asOfSequence } = await deps.queries.events.tableState(locationId);
+  const { asOfSequence } = await deps.queries.tableState.read(locationId);
   const { oldestRetainedSequence } = await deps.queries.events.page({
     locationId,
     after: 0,

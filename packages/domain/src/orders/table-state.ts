@@ -1,6 +1,6 @@
 import type { PublishedFloorPlan } from '../floorplan/floor-plan';
 import type { Order } from './order';
-import type { TableStateRead } from '../events/event-feed.port';
+import type { TableStateRead } from './table-state.port';
 
 export interface TableState {
   tableId: string;

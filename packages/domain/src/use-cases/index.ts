@@ -82,17 +82,14 @@ export {
   type RotateScopedWebhookSecret,
   type SendScopedTestWebhook,
 } from './webhooks/webhook-endpoints';
+export { readEventFeed, type EventFeedPage, type ReadEventFeed } from './events/event-feed';
+export { readTableState, type ReadTableState } from './orders/read-table-state';
 export {
-  readEventFeed,
-  readTableState,
   recoverWebhooks,
   recoverScopedWebhooks,
   type RecoverScopedWebhooks,
-  type EventFeedPage,
-  type ReadEventFeed,
-  type ReadTableState,
   type RecoverWebhooks,
-} from './events/event-feed';
+} from './webhooks/recover-webhooks';
 export type { CreateReservation } from './reservations/create-reservation';
 export type { UpdateReservation } from './reservations/update-reservation';
 export type { ListReservations } from './reservations/list-reservations';

@@ -1,33 +1,29 @@
 import type {
   EventFeedQueries,
   EventRecoveryRepository,
-  EventRetention,
   FeedPage,
   FeedQuery,
   Instant,
   RecoverFrom,
-  TableStateRead,
   WebhookEndpoint,
 } from '@pis/domain';
+import type { EventRetention } from '@pis/ports';
 import type { Database } from '../db/database';
 import type { Sql } from '../db/sql';
 import { instantFromDb, instantToDb } from '../db-instant';
-import { orderMapper } from '../mappers/order.mapper';
 import { outboxEventMapper } from '../mappers/outbox-event.mapper';
-import type { OrderRow } from '../schemas/order.schema';
 import type { OutboxEventRow } from '../schemas/outbox-event.schema';
-import { readLatestPublished } from './floor-plan-reads';
 import { isUuid } from './uuid';
 
 /*
- * The event feed, the table-state snapshot, recover and retention on PostgreSQL (and PGlite).
+ * The event feed, recover and retention on PostgreSQL (and PGlite).
  * A location's sequences are handed out under its row lock in commit order (PgOutbox), so a
  * reader that sees sequence n has seen every smaller one: the feed needs no gap detection.
  */
 
 type FeedRow = Omit<OutboxEventRow, 'created_at' | 'relayed_at'> & { pruned: number };
 
-/** The feed and the snapshot, outside any transaction. */
+/** The feed, outside any transaction. */
 export class PgEventFeedQueries implements EventFeedQueries {
   constructor(private readonly db: Database) {}
 
@@ -63,32 +59,6 @@ export class PgEventFeedQueries implements EventFeedQueries {
       events: rows.filter((r) => r.id !== null).map((r) => outboxEventMapper.toDomain(r)),
       oldestRetainedSequence: Number(pruned) + 1,
     };
-  }
-
-  /** The sequence, the published plan and the open orders from one REPEATABLE READ snapshot. */
-  async tableState(locationId: string): Promise<TableStateRead> {
-    if (!isUuid(locationId)) return { asOfSequence: 0, plan: null, openOrders: [] };
-    return this.db.snapshot(
-      async (sql) => {
-        const location = await sql.first<{ event_sequence: number }>(
-          `SELECT event_sequence FROM locations WHERE id = $1`,
-          [locationId],
-        );
-        const plan = await readLatestPublished(sql, locationId);
-        const orders = await sql.rows<OrderRow>(
-          `SELECT * FROM orders WHERE id IN (
-           SELECT open_order_id FROM dining_tables WHERE location_id = $1 AND open_order_id IS NOT NULL)
-         ORDER BY opened_at, id`,
-          [locationId],
-        );
-        return {
-          asOfSequence: Number(location?.event_sequence ?? 0),
-          plan,
-          openOrders: orders.map(orderMapper.toDomain),
-        };
-      },
-      { location: locationId },
-    );
   }
 }
 

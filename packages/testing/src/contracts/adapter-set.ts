@@ -1,7 +1,6 @@
 import {
   fail,
   ok,
-  type EventRetention,
   type PlainReservationWrites,
   type Queries,
   type StoredEvent,
@@ -9,6 +8,7 @@ import {
   type UnitOfWork,
   type WebhookDelivery,
 } from '@pis/domain';
+import { type EventRetention } from '@pis/ports';
 import { type DeliveryPipelineStore, type PipelineBacklog } from '@pis/ports';
 
 /** What a contract suite runs against: a unit of work and the read side over the same store. */

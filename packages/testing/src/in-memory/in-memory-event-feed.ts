@@ -3,22 +3,21 @@ import {
   type Clock,
   type EventFeedQueries,
   type EventRecoveryRepository,
-  type EventRetention,
   type FeedPage,
   type FeedQuery,
   type IdGenerator,
   type Instant,
   type RecoverFrom,
-  type TableStateRead,
   type WebhookEndpoint,
 } from '@pis/domain';
+import type { EventRetention } from '@pis/ports';
 import { detach } from './detach';
-import { compareIds, lastSequence, scoped, type Draft, type Reader, type State } from './state';
+import { lastSequence, scoped, type Draft, type Reader, type State } from './state';
 
 const oldestRetained = (read: Reader, locationId: string): number =>
   (read.map('prunedThrough').get(locationId)?.sequence ?? 0) + 1;
 
-/** The feed and the snapshot over the committed state (always one consistent snapshot). */
+/** The feed over the committed state (always one consistent snapshot). */
 export class InMemoryEventFeedQueries implements EventFeedQueries {
   constructor(private readonly read: () => Reader) {}
 
@@ -33,19 +32,6 @@ export class InMemoryEventFeedQueries implements EventFeedQueries {
       .filter((e) => spans === null || withinSpans(spans, e.sequence))
       .slice(0, limit);
     return { events: detach(events), oldestRetainedSequence: oldestRetained(read, locationId) };
-  }
-
-  async tableState(locationId: string): Promise<TableStateRead> {
-    const read = this.read();
-    return {
-      asOfSequence: lastSequence(read, locationId),
-      plan: detach(read.map('plans').get(locationId)?.published ?? null),
-      openOrders: detach(
-        [...read.map('orders').values()]
-          .filter((o) => o.locationId === locationId && o.status === 'open')
-          .sort((a, b) => a.openedAt.compare(b.openedAt) || compareIds(a.id, b.id)),
-      ),
-    };
   }
 }
 

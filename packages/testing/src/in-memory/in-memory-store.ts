@@ -3,7 +3,6 @@ import {
   Instant,
   type ApiKeyRecord,
   type Clock,
-  type EventRetention,
   type IdGenerator,
   type Order,
   type Outcome,
@@ -14,6 +13,7 @@ import {
   type UnitOfWork,
   type WebhookDelivery,
 } from '@pis/domain';
+import { type EventRetention } from '@pis/ports';
 import { type DeliveryPipelineStore, type PipelineBacklog } from '@pis/ports';
 import { detach } from './detach';
 import {
@@ -39,6 +39,7 @@ import {
   inMemoryEventRetention,
 } from './in-memory-event-feed';
 import { inMemoryPipelineBacklog } from './in-memory-pipeline-backlog';
+import { InMemoryTableStateQueries } from './in-memory-table-state';
 import { Mutex } from './mutex';
 import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './state';
 
@@ -92,6 +93,7 @@ export class InMemoryStore {
     access: new InMemoryAccessQueries(() => this.reader()),
     webhooks: new InMemoryWebhookQueries(() => this.reader()),
     events: new InMemoryEventFeedQueries(() => this.reader()),
+    tableState: new InMemoryTableStateQueries(() => this.reader()),
   };
 
   /** The location's committed outbox events, by sequence. */
