@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   type Prepayment,
   type ReservationInput,
@@ -76,11 +76,11 @@ async function run(world: World, op: Op, index: number, last: ReservationInput[]
       });
     case 'move': {
       const orderId = await linked(op.res);
-      return orderId && moveOrderCommand(deps, { locationId, orderId, tableIds: tableIds(op.tables) });
+      return orderId && moveOrderToTables(deps, { locationId, orderId, tableIds: tableIds(op.tables) });
     }
     case 'finish': {
       const orderId = await linked(op.res);
-      return orderId && finishOrderCommand(deps, { locationId, orderId, how: op.how });
+      return orderId && finishOrderAs(deps, { locationId, orderId, how: op.how });
     }
     case 'walkIn':
       return openWalkInOrder(deps, { locationId, tableIds: tableIds(op.tables), covers: 2 });

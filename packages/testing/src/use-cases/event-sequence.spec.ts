@@ -1,7 +1,7 @@
 import {
   addOrderItem,
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   publishFloorPlan,
 } from '@pis/domain';
@@ -26,12 +26,16 @@ describe('per-location event sequence (docs/reference/webhooks.md#event-sequence
       }),
     );
     expectOk(
-      await moveOrderCommand(world.deps, { locationId: world.locationId, orderId: order.id, tableIds: [t3] }),
+      await moveOrderToTables(world.deps, {
+        locationId: world.locationId,
+        orderId: order.id,
+        tableIds: [t3],
+      }),
     );
     const booked = await world.given();
     expectOk(await world.put(later(booked, { status: 'seated', tableIds: [t1] })));
     expectOk(
-      await finishOrderCommand(world.deps, {
+      await finishOrderAs(world.deps, {
         locationId: world.locationId,
         orderId: order.id,
         how: 'closed',

@@ -1,4 +1,4 @@
-import { finishOrderCommand, listOrders, openWalkInOrder } from '@pis/domain';
+import { finishOrderAs, listOrders, openWalkInOrder } from '@pis/domain';
 import { aWorld, expectOk, type World } from './use-case-world';
 
 const open = (world: World, tableIds: string[]) =>
@@ -13,7 +13,7 @@ describe('listOrders', () => {
     world.clock.advance(1000);
     const third = expectOk(await open(world, [world.tableIds[2]!]));
     expectOk(
-      await finishOrderCommand(world.deps, {
+      await finishOrderAs(world.deps, {
         locationId: world.locationId,
         orderId: second.id,
         how: 'closed',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   type Order,
   type ReservationInput,
@@ -64,12 +64,12 @@ async function run(world: World, op: Op, index: number, bookings: ReservationInp
     case 'move': {
       const order = await orderOn(op.on);
       return (
-        order && moveOrderCommand(deps, { locationId, orderId: order.id, tableIds: tableIds(op.tables) })
+        order && moveOrderToTables(deps, { locationId, orderId: order.id, tableIds: tableIds(op.tables) })
       );
     }
     case 'finish': {
       const order = await orderOn(op.on);
-      return order && finishOrderCommand(deps, { locationId, orderId: order.id, how: op.how });
+      return order && finishOrderAs(deps, { locationId, orderId: order.id, how: op.how });
     }
   }
 }

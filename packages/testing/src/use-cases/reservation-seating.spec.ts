@@ -1,6 +1,6 @@
 import {
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   type ReservationInput,
   type ReservationStatus,
@@ -227,7 +227,7 @@ describe('reservation writes and the till order (docs/reference/provider-api.md#
       const world = await aWorld();
       const [t1, t2] = world.tableIds as [string, string];
       const { input, orderId } = await givenSeated(world, [t1]);
-      expectOk(await finishOrderCommand(world.deps, { locationId: world.locationId, orderId, how }));
+      expectOk(await finishOrderAs(world.deps, { locationId: world.locationId, orderId, how }));
       const before = await order(world, orderId);
       const mark = world.mark();
 
@@ -249,7 +249,7 @@ describe('reservation writes and the till order (docs/reference/provider-api.md#
     const world = await aWorld();
     const [t1, t2] = world.tableIds as [string, string];
     const { input, orderId } = await givenSeated(world, [t1]);
-    expectOk(await moveOrderCommand(world.deps, { locationId: world.locationId, orderId, tableIds: [t2] }));
+    expectOk(await moveOrderToTables(world.deps, { locationId: world.locationId, orderId, tableIds: [t2] }));
     const mark = world.mark();
 
     expectOk(await world.put(later(input, { partyName: 'Renamed party' })));

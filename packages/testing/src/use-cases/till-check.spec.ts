@@ -2,8 +2,8 @@ import {
   addOrderDiscount,
   addOrderItem,
   addOrderPayment,
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   setOrderServiceStatus,
   voidOrderItem,
@@ -142,9 +142,7 @@ describe('the till check (docs/reference/backoffice-api.md#the-check)', () => {
     world.clock.advance(60_000);
     const mark = world.mark();
 
-    const closed = expectOk(
-      await finishOrderCommand(world.deps, { ...till(world, order.id), how: 'closed' }),
-    );
+    const closed = expectOk(await finishOrderAs(world.deps, { ...till(world, order.id), how: 'closed' }));
 
     const events = world.eventsFrom(mark);
     expect(events.map((e) => e.type)).toEqual(['table.freed', 'order.closed']);
@@ -176,7 +174,7 @@ describe('the till check (docs/reference/backoffice-api.md#the-check)', () => {
         const world = await aWorld();
         const order = await openOrder(world);
         expectOk(await item(world, order.id, 900));
-        const done = expectOk(await finishOrderCommand(world.deps, { ...till(world, order.id), how }));
+        const done = expectOk(await finishOrderAs(world.deps, { ...till(world, order.id), how }));
         const mark = world.mark();
 
         expect(await write(world, done)).toMatchObject({ ok: false, code: 'order_closed' });
@@ -254,7 +252,7 @@ describe('deposits on seating (docs/reference/backoffice-api.md#deposits)', () =
     const cancelled = later(more, { status: 'cancelled' });
     expectOk(await world.put(cancelled));
     expectOk(await world.put(later(cancelled, { status: 'seated', tableIds: [t1] })));
-    expectOk(await moveOrderCommand(world.deps, { ...till(world, orderId), tableIds: [t2] }));
+    expectOk(await moveOrderToTables(world.deps, { ...till(world, orderId), tableIds: [t2] }));
 
     expect(deposits(await stored(world, orderId)).map((p) => p.amountMinor)).toEqual([4000]);
   });

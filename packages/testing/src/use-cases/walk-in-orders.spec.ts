@@ -1,9 +1,9 @@
 import {
   addOrderItem,
   changeOrderCovers,
-  finishOrderCommand,
+  finishOrderAs,
   MAX_INT32,
-  moveOrderCommand,
+  moveOrderToTables,
   openWalkInOrder,
 } from '@pis/domain';
 import { createInMemoryDeps } from '../in-memory/create-in-memory-deps';
@@ -13,11 +13,11 @@ import { aWorld, expectOk, type World } from './use-case-world';
 const open = (world: World, tableIds: string[], covers = 2) =>
   openWalkInOrder(world.deps, { locationId: world.locationId, tableIds, covers });
 const move = (world: World, orderId: string, tableIds: string[]) =>
-  moveOrderCommand(world.deps, { locationId: world.locationId, orderId, tableIds });
+  moveOrderToTables(world.deps, { locationId: world.locationId, orderId, tableIds });
 const addItem = (world: World, orderId: string, amountMinor: number, quantity = 1, label = 'Espresso') =>
   addOrderItem(world.deps, { locationId: world.locationId, orderId, label, amountMinor, quantity });
 const finish = (world: World, orderId: string, how: 'closed' | 'voided') =>
-  finishOrderCommand(world.deps, { locationId: world.locationId, orderId, how });
+  finishOrderAs(world.deps, { locationId: world.locationId, orderId, how });
 
 describe('till orders: walk-ins (docs/reference/backoffice-api.md#walk-in-orders)', () => {
   it('When a walk-in opens, then the order is open with no spend and each table is occupied with a null reservationExternalId', async () => {
