@@ -6,10 +6,10 @@ import {
   PgEnqueueCandidates,
   PgOutboxRelayStore,
   PgOutboxSignals,
-} from './adapters/pg-delivery-pipeline';
-import { PgEventFeedQueries, PgEventRetention } from './adapters/pg-event-feed';
-import { PgIdempotencyStore } from './adapters/pg-idempotency-store';
-import { SqlPlainReservationWrites } from './adapters/sql-plain-reservation-writes';
+} from './webhooks/pg-delivery-pipeline';
+import { PgEventFeedQueries, PgEventRetention } from './queries/pg-event-feed-queries';
+import { PgIdempotencyStore } from './idempotency/pg-idempotency-store';
+import { SqlPlainReservationWrites } from './reservations/sql-plain-reservation-writes';
 import { PgUnitOfWork, type UnitOfWorkSettings } from './adapters/pg-unit-of-work';
 import type { Database } from './db/database';
 import type { SecretCipher } from './mappers/webhook.mapper';

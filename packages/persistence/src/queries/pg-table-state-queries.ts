@@ -1,5 +1,5 @@
 import type { TableStateQueries, TableStateRead } from '@pis/domain';
-import { readLatestPublished } from '../adapters/floor-plan-reads';
+import { readLatestPublished } from '../orders-and-tables/floor-plan-reads';
 import { isUuid } from '../adapters/uuid';
 import type { Database } from '../db/database';
 import { orderMapper } from '../mappers/order.mapper';

@@ -2,7 +2,7 @@ import { ownProviderId, type Reservation, type ReservationRepository } from '@pi
 import { reservationMapper } from '../mappers/reservation.mapper';
 import { reservationSchema, type ReservationRow } from '../schemas/reservation.schema';
 import type { Sql } from '../db/sql';
-import { isUuid } from './uuid';
+import { isUuid } from '../adapters/uuid';
 
 export class PgReservationRepository implements ReservationRepository {
   constructor(private readonly sql: Sql) {}

@@ -15,7 +15,7 @@ import { floorPlanSchema } from '../schemas/floor-plan.schema';
 import { locationSchema, type LocationRow } from '../schemas/location.schema';
 import { providerColumns, providerSchema } from '../schemas/provider.schema';
 import type { Sql } from '../db/sql';
-import { isUuid } from './uuid';
+import { isUuid } from '../adapters/uuid';
 
 export class PgLocationRepository implements LocationRepository {
   constructor(private readonly sql: Sql) {}

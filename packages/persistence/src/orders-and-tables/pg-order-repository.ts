@@ -2,7 +2,7 @@ import type { Order, OrderRepository, TableHolder } from '@pis/domain';
 import { orderMapper } from '../mappers/order.mapper';
 import { orderSchema, type OrderRow } from '../schemas/order.schema';
 import type { Sql } from '../db/sql';
-import { isUuid, uuidsOnly } from './uuid';
+import { isUuid, uuidsOnly } from '../adapters/uuid';
 
 export class PgOrderRepository implements OrderRepository {
   constructor(private readonly sql: Sql) {}

@@ -13,7 +13,7 @@ import type { FloorPlanRow } from '../schemas/floor-plan.schema';
 import { roomSchema } from '../schemas/room.schema';
 import { chunks, type Sql } from '../db/sql';
 import { EMPTY_PLAN, readLatestPublished, readWorkingPlan } from './floor-plan-reads';
-import { isUuid, uuidsOnly } from './uuid';
+import { isUuid, uuidsOnly } from '../adapters/uuid';
 
 export class PgFloorPlanRepository implements FloorPlanRepository {
   constructor(private readonly sql: Sql) {}

@@ -13,7 +13,7 @@ import {
   type ReservationRow,
 } from '../schemas/reservation.schema';
 import type { Database } from '../db/database';
-import { isUuid } from './uuid';
+import { isUuid } from '../adapters/uuid';
 
 /**
  * The inserted columns, in the order the entity declares them: derived from the reservation

@@ -8,7 +8,7 @@ import {
 import { webhookEndpointMapper, type SecretCipher } from '../mappers/webhook.mapper';
 import { webhookEndpointSchema, type WebhookEndpointRow } from '../schemas/webhook-endpoint.schema';
 import type { Sql } from '../db/sql';
-import { isUuid } from './uuid';
+import { isUuid } from '../adapters/uuid';
 
 /** Secrets are stored encrypted with the cipher and decrypted on read. */
 export class PgWebhookEndpointRepository implements WebhookEndpointRepository {

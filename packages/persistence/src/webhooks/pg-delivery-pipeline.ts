@@ -19,8 +19,8 @@ import {
   type RelayHandOff,
 } from '@pis/ports';
 import type { Database } from '../db/database';
-import { OUTBOX_CHANNEL } from './pg-outbox';
-import type { PgUnitOfWork } from './pg-unit-of-work';
+import { OUTBOX_CHANNEL } from '../outbox/pg-outbox';
+import type { PgUnitOfWork } from '../adapters/pg-unit-of-work';
 
 /*
  * The webhook pipeline's storage on PostgreSQL (and PGlite). Every schedule runs on the

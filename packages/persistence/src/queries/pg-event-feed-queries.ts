@@ -13,7 +13,7 @@ import type { Sql } from '../db/sql';
 import { instantFromDb, instantToDb } from '../db-instant';
 import { outboxEventMapper } from '../mappers/outbox-event.mapper';
 import type { OutboxEventRow } from '../schemas/outbox-event.schema';
-import { isUuid } from './uuid';
+import { isUuid } from '../adapters/uuid';
 
 /*
  * The event feed, recover and retention on PostgreSQL (and PGlite).
