@@ -7,7 +7,8 @@ import {
   PgOutboxRelayStore,
   PgOutboxSignals,
 } from './webhooks/pg-delivery-pipeline';
-import { PgEventFeedQueries, PgEventRetention } from './queries/pg-event-feed-queries';
+import { PgEventRetention } from './outbox/pg-event-retention';
+import { PgEventFeedQueries } from './queries/pg-event-feed-queries';
 import { PgIdempotencyStore } from './idempotency/pg-idempotency-store';
 import { SqlPlainReservationWrites } from './reservations/sql-plain-reservation-writes';
 import { PgUnitOfWork, type UnitOfWorkSettings } from './adapters/pg-unit-of-work';

@@ -11,11 +11,11 @@ import {
 import { instantToDb, nullableInstantToDb } from '../db-instant';
 import { apiKeyMapper, locationMapper } from '../mappers/location.mapper';
 import { apiKeySchema, providerKeyColumns } from '../schemas/api-key.schema';
-import { floorPlanSchema } from '../schemas/floor-plan.schema';
 import { locationSchema, type LocationRow } from '../schemas/location.schema';
 import { providerColumns, providerSchema } from '../schemas/provider.schema';
 import type { Sql } from '../db/sql';
 import { isUuid } from '../adapters/uuid';
+import { insertFloorPlanRow } from '../orders-and-tables/pg-floor-plan-repository';
 
 export class PgLocationRepository implements LocationRepository {
   constructor(private readonly sql: Sql) {}
@@ -26,11 +26,7 @@ export class PgLocationRepository implements LocationRepository {
    */
   async insert(location: Location): Promise<void> {
     await this.sql.manager.insert(locationSchema, locationMapper.toPersistence(location));
-    await this.sql.manager.insert(floorPlanSchema, {
-      location_id: location.id,
-      published_version: null,
-      published_at: null,
-    });
+    await insertFloorPlanRow(this.sql, location.id);
     const own = ownProviderId(location.id);
     const { name, brand, createdAt } = location;
     await this.sql.manager.insert(providerSchema, {

@@ -15,7 +15,7 @@ import type {
 } from '@pis/domain';
 import type { SecretCipher } from '../mappers/webhook.mapper';
 import type { Sql } from '../db/sql';
-import { PgEventRecovery } from '../queries/pg-event-feed-queries';
+import { PgEventRecovery } from '../webhooks/pg-event-recovery';
 import {
   PgApiKeyRepository,
   PgLocationRepository,

@@ -15,6 +15,14 @@ import { chunks, type Sql } from '../db/sql';
 import { EMPTY_PLAN, readLatestPublished, readWorkingPlan } from './floor-plan-reads';
 import { isUuid, uuidsOnly } from '../adapters/uuid';
 
+/** A new location's `floor_plans` row (nothing published): the lock its plan commands take. */
+export async function insertFloorPlanRow(sql: Sql, locationId: string): Promise<void> {
+  await sql.rows(
+    `INSERT INTO floor_plans (location_id, published_version, published_at) VALUES ($1, NULL, NULL)`,
+    [locationId],
+  );
+}
+
 export class PgFloorPlanRepository implements FloorPlanRepository {
   constructor(private readonly sql: Sql) {}
 

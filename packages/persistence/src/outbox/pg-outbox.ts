@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { currentTraceContext, type DomainEvent, type Outbox, type StoredEvent } from '@pis/domain';
+import { bumpEventSequence } from '../access/location-event-marks';
 import { outboxEventMapper } from '../mappers/outbox-event.mapper';
 import { outboxEventSchema } from '../schemas/outbox-event.schema';
 import type { Sql } from '../db/sql';
@@ -22,12 +23,9 @@ export class PgOutbox implements Outbox {
 
   async append(locationId: string, events: DomainEvent[]): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
-    const bumped = await this.sql.first<{ event_sequence: number }>(
-      `UPDATE locations SET event_sequence = event_sequence + $2 WHERE id = $1 RETURNING event_sequence`,
-      [locationId, events.length],
-    );
-    if (bumped === null) throw new Error(`cannot append events: there is no location ${locationId}`);
-    const first = bumped.event_sequence - events.length + 1;
+    const last = await bumpEventSequence(this.sql, locationId, events.length);
+    if (last === null) throw new Error(`cannot append events: there is no location ${locationId}`);
+    const first = last - events.length + 1;
     // The write's trace goes with its events, in the same insert (null with tracing off).
     const traceContext = currentTraceContext();
     const rows = events.map((event, i) =>
