@@ -25,14 +25,16 @@ export class PgLocationRepository implements LocationRepository {
    * provider and that provider's connection to it, covering every sequence from the first.
    */
   async insert(location: Location): Promise<void> {
-    await this.sql.manager.insert(locationSchema, locationMapper.toPersistence(location));
+    await this.sql.insert(locationSchema, [locationMapper.toPersistence(location)]);
     await insertFloorPlanRow(this.sql, location.id);
     const own = ownProviderId(location.id);
     const { name, brand, createdAt } = location;
-    await this.sql.manager.insert(providerSchema, {
-      ...providerColumns.toRow({ id: own, name, brand, createdAt }),
-      own_location_id: location.id,
-    });
+    await this.sql.insert(providerSchema, [
+      {
+        ...providerColumns.toRow({ id: own, name, brand, createdAt }),
+        own_location_id: location.id,
+      },
+    ]);
     await this.sql.rows(
       `INSERT INTO connections (location_id, provider_id, status, granted_at, revoked_at, covered)
        VALUES ($1, $2, 'active', $3, NULL, int8multirange(int8range(1, NULL)))`,
@@ -52,11 +54,13 @@ export class PgApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly sql: Sql) {}
 
   async insert(key: ApiKeyRecord): Promise<void> {
-    await this.sql.manager.insert(apiKeySchema, {
-      ...apiKeyMapper.toPersistence(key),
-      provider_id: ownProviderId(key.locationId),
-      mode: null,
-    });
+    await this.sql.insert(apiKeySchema, [
+      {
+        ...apiKeyMapper.toPersistence(key),
+        provider_id: ownProviderId(key.locationId),
+        mode: null,
+      },
+    ]);
   }
 
   /** Revoking twice keeps the first revocation time. */
@@ -76,14 +80,16 @@ export class PgProviderRepository implements ProviderRepository {
   constructor(private readonly sql: Sql) {}
 
   async insert(provider: Provider): Promise<void> {
-    await this.sql.manager.insert(providerSchema, {
-      ...providerColumns.toRow(provider),
-      own_location_id: null,
-    });
+    await this.sql.insert(providerSchema, [
+      {
+        ...providerColumns.toRow(provider),
+        own_location_id: null,
+      },
+    ]);
   }
 
   async insertKey(key: ProviderKeyRecord): Promise<void> {
-    await this.sql.manager.insert(apiKeySchema, { ...providerKeyColumns.toRow(key), location_id: null });
+    await this.sql.insert(apiKeySchema, [{ ...providerKeyColumns.toRow(key), location_id: null }]);
   }
 
   /** Revoking twice keeps the first revocation time; a location key is not a provider's to revoke here. */

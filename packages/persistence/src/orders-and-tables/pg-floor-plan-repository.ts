@@ -61,14 +61,14 @@ export class PgFloorPlanRepository implements FloorPlanRepository {
         open_order_id: null,
       })),
     );
-    for (const part of chunks(roomRows)) await this.sql.manager.insert(roomSchema, part);
-    for (const part of chunks(tableRows)) await this.sql.manager.insert(diningTableSchema, part);
+    for (const part of chunks(roomRows)) await this.sql.insert(roomSchema, part);
+    for (const part of chunks(tableRows)) await this.sql.insert(diningTableSchema, part);
   }
 
   async saveTable(locationId: string, table: Table): Promise<void> {
     const { id, location_id, ...fields } = tableMapper.toPersistence(locationId, table);
-    const result = await this.sql.manager.update(diningTableSchema, { id, location_id }, fields);
-    if (result.affected === 0) throw new Error(`table ${id} of location ${location_id} is not stored`);
+    const changed = await this.sql.update(diningTableSchema, { id, location_id }, fields);
+    if (changed === 0) throw new Error(`table ${id} of location ${location_id} is not stored`);
   }
 
   /**
@@ -80,7 +80,7 @@ export class PgFloorPlanRepository implements FloorPlanRepository {
       locationId,
     ]);
     const row = publishedPlanMapper.toPersistence(locationId, plan);
-    await this.sql.manager.insert(floorPlanVersionSchema, row);
+    await this.sql.insert(floorPlanVersionSchema, [row]);
     await this.sql.rows(
       `INSERT INTO floor_plans (location_id, published_version, published_at) VALUES ($1, $2, $3)
        ON CONFLICT (location_id) DO UPDATE

@@ -55,14 +55,14 @@ export class PgOrderRepository implements OrderRepository {
   }
 
   async insert(order: Order): Promise<void> {
-    await this.sql.manager.insert(orderSchema, orderMapper.toPersistence(order));
+    await this.sql.insert(orderSchema, [orderMapper.toPersistence(order)]);
     await this.holdTables(order);
   }
 
   async update(order: Order): Promise<void> {
     const { id, location_id, ...fields } = orderMapper.toPersistence(order);
-    const result = await this.sql.manager.update(orderSchema, { id, location_id }, fields);
-    if (result.affected === 0) throw new Error(`order ${id} of location ${location_id} is not stored`);
+    const changed = await this.sql.update(orderSchema, { id, location_id }, fields);
+    if (changed === 0) throw new Error(`order ${id} of location ${location_id} is not stored`);
     await this.holdTables(order);
   }
 

@@ -40,8 +40,8 @@ export class PgReservationRepository implements ReservationRepository {
 
   async update(reservation: Reservation): Promise<void> {
     const { id, location_id, ...fields } = reservationMapper.toPersistence(reservation);
-    const result = await this.sql.manager.update(reservationSchema, { id, location_id }, fields);
-    if (result.affected === 0) {
+    const changed = await this.sql.update(reservationSchema, { id, location_id }, fields);
+    if (changed === 0) {
       throw new Error(`reservation ${id} of location ${location_id} is not stored; insert it first`);
     }
   }
