@@ -1,16 +1,16 @@
 // Fails when packages/sdk/src/generated/openapi.ts is not what the OpenAPI document built
 // from the contract generates today, so the SDK never drifts from the API. Run by `pnpm lint`.
 //
-// Usage: node tools/scripts/check-sdk-fresh.mjs
+// Usage: node packages/sdk/scripts/check-fresh.mjs
 // Exit 0 with a one-line summary when fresh; exit 1 naming the first differing line and a
 // temp file holding the fresh version when stale (fix: `pnpm sdk:generate`).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GENERATED_FILE, generateTypes } from '../../packages/sdk/scripts/generate-types.mjs';
+import { GENERATED_FILE, generateTypes } from './generate-types.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 const shown = relative(root, GENERATED_FILE);
 
 const fresh = await generateTypes();

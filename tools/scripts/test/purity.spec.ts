@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const repoRoot = join(__dirname, '../../..');
-const domainDir = join(__dirname, '..');
+const domainDir = join(repoRoot, 'packages/domain');
 const checker = join(repoRoot, 'tools/scripts/check-boundaries.mjs');
 
 /** Runs the boundary checker as `pnpm lint` does (it is ESM; Jest here is CommonJS). */
