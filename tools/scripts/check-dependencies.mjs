@@ -1,8 +1,9 @@
 // The map of the hexagon, checked by `pnpm lint`: which workspace packages each package may
 // depend on, that a package's sources import only what it declares in `dependencies`, and
 // that everything it declares there is used. Adapters depend on the domain (and the wire
-// contract), never on each other; only the apps know every package. A devDependency serves
-// tests only: importing one from `src` would work in the workspace and break for anyone who
+// contract, and the webhook pipeline's storage ports in `@pis/ports`), never on each other;
+// only the apps know every package. A devDependency serves tests only: importing one from
+// `src` would work in the workspace and break for anyone who
 // installs the package. A dependency nothing imports is weight every install carries, and
 // one only tests import belongs in `devDependencies`.
 //
