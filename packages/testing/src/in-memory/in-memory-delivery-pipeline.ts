@@ -21,8 +21,8 @@ import {
   type RelayBatch,
   type RelayedDelivery,
 } from '@pis/ports';
-import { detach } from './detach';
-import { compareIds, scoped, type DeliveryRun, type State } from './state';
+import { detach } from '@pis/domain/in-memory';
+import { compareIds, scoped, type DeliveryRun, type State } from '@pis/domain/in-memory';
 
 /** What the pipeline twin needs of the store: one atomic step at a time over the committed state. */
 export interface PipelineHost {
