@@ -1,5 +1,6 @@
 import {
   transactionalPlainWrites,
+  type Clock,
   type Deps,
   type IdGenerator,
   type Instant,
@@ -10,8 +11,7 @@ import { RandomIds, SequentialIds } from '../system/ids';
 import { ManualClock } from '../system/manual-clock';
 import { ConfigurableUrlPolicy } from '../system/url-policy';
 import { RecordingWebhookTests } from '../system/recording-webhook-tests';
-import type { InspectableAdapterSet } from '../../../testing/src/contracts/adapter-set';
-import { InMemoryStore } from './in-memory-store';
+import { InMemoryDomainStore } from './in-memory-store';
 
 export interface InMemoryOptions {
   /** `sequential` (default): deterministic UUID-shaped ids; `random`: random UUIDs; or your own. */
@@ -23,11 +23,11 @@ export interface InMemoryOptions {
   secrets?: SecretFactory;
 }
 
-export interface InMemoryDeps {
+export interface InMemoryDeps<S extends InMemoryDomainStore = InMemoryDomainStore> {
   /** What every use case takes. */
   deps: Deps;
   /** The data behind the adapters, with helpers to look at it (`events`, `orders`, ...). */
-  store: InMemoryStore;
+  store: S;
   clock: ManualClock;
   ids: IdGenerator;
   urlPolicy: ConfigurableUrlPolicy;
@@ -35,8 +35,14 @@ export interface InMemoryDeps {
   webhookTests: RecordingWebhookTests;
 }
 
-/** A complete, isolated set of in-memory adapters: a fresh store per call. */
-export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps {
+/**
+ * A complete, isolated set of in-memory adapters: a fresh store per call (`makeStore`: a
+ * store with more adapters, such as `@pis/testing`'s with the webhook pipeline's).
+ */
+export function createInMemoryDeps<S extends InMemoryDomainStore = InMemoryDomainStore>(
+  options: InMemoryOptions = {},
+  makeStore: (ids: IdGenerator, clock: Clock) => S = (ids, clock) => new InMemoryDomainStore(ids, clock) as S,
+): InMemoryDeps<S> {
   const ids =
     options.ids === 'random'
       ? new RandomIds()
@@ -44,7 +50,7 @@ export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps 
         ? new SequentialIds()
         : options.ids;
   const clock = new ManualClock(options.now);
-  const store = new InMemoryStore(ids, clock);
+  const store = makeStore(ids, clock);
   const urlPolicy = new ConfigurableUrlPolicy({ requireHttps: options.requireHttps ?? false });
   const webhookTests = new RecordingWebhookTests();
   const deps: Deps = {
@@ -59,18 +65,4 @@ export function createInMemoryDeps(options: InMemoryOptions = {}): InMemoryDeps 
     webhookTests,
   };
   return { deps, store, clock, ids, urlPolicy, webhookTests };
-}
-
-/** The in-memory adapters as a contract suite takes them. */
-export async function inMemoryAdapterSet(): Promise<InspectableAdapterSet> {
-  const store = new InMemoryStore(new RandomIds());
-  return {
-    uow: store.uow,
-    queries: store.queries,
-    events: async (locationId) => store.events(locationId),
-    seedDelivery: (delivery) => store.addDelivery(delivery),
-    pipeline: store.pipeline,
-    backlog: store.backlog,
-    retention: store.retention,
-  };
 }

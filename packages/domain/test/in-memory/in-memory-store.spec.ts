@@ -4,10 +4,10 @@ import { aReservation } from '../builders';
 import { aLocation } from '../builders';
 import { RandomIds } from '../system/ids';
 import { detach } from './detach';
-import { InMemoryStore } from './in-memory-store';
+import { InMemoryDomainStore } from './in-memory-store';
 
 describe('in-memory store: what the contract suites cannot say', () => {
-  const aStore = () => new InMemoryStore(new RandomIds());
+  const aStore = () => new InMemoryDomainStore(new RandomIds());
 
   it('When a unit of work starts inside another, then it throws instead of waiting for itself forever', async () => {
     const store = aStore();

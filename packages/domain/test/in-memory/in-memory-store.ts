@@ -13,8 +13,6 @@ import {
   type UnitOfWork,
   type WebhookDelivery,
 } from '../../src';
-import { type EventRetention } from '@pis/ports';
-import { type DeliveryPipelineStore, type PipelineBacklog } from '@pis/ports';
 import { detach } from './detach';
 import {
   InMemoryAccessQueries,
@@ -32,13 +30,7 @@ import {
   InMemoryWebhookEndpointRepository,
   InMemoryWebhookQueries,
 } from './in-memory-webhooks';
-import { inMemoryDeliveryPipeline } from '../../../testing/src/in-memory/in-memory-delivery-pipeline';
-import {
-  InMemoryEventFeedQueries,
-  InMemoryEventRecovery,
-  inMemoryEventRetention,
-} from './in-memory-event-feed';
-import { inMemoryPipelineBacklog } from '../../../testing/src/in-memory/in-memory-pipeline-backlog';
+import { InMemoryEventFeedQueries, InMemoryEventRecovery } from './in-memory-event-feed';
 import { InMemoryTableStateQueries } from './in-memory-table-state';
 import { Mutex } from './mutex';
 import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './state';
@@ -46,40 +38,21 @@ import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './
 /**
  * Everything the in-memory adapters hold, plus what a test may want to look at. Units of
  * work run one at a time (serialisable by construction); each works on a copy-on-write
- * draft that replaces the committed state only when the work resolves to a success.
+ * draft that replaces the committed state only when the work resolves to a success. The
+ * webhook pipeline's adapters (`@pis/testing`'s `InMemoryStore`) extend it through
+ * `atomically`, `onEventsCommitted` and `committedState`.
  */
-export class InMemoryStore {
+export class InMemoryDomainStore {
   private committed: State = emptyState();
   private readonly mutex = new Mutex();
   private readonly inUnitOfWork = new AsyncLocalStorage<true>();
   private readonly commitListeners = new Set<() => void>();
 
-  /** The webhook pipeline's storage over this store. */
-  readonly pipeline: DeliveryPipelineStore;
-
-  /** How far the pipeline is behind, over the committed state. */
-  readonly backlog: PipelineBacklog;
-
-  /** Retention's prune over this store. */
-  readonly retention: EventRetention;
-
   /** `clock` schedules deliveries (default: the system clock, as a database's would). */
   constructor(
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock = { now: () => Instant.fromEpochMillis(Date.now()) },
-  ) {
-    this.pipeline = inMemoryDeliveryPipeline({
-      atomically: (step) => this.atomically(step),
-      onEventsCommitted: (listener) => {
-        this.commitListeners.add(listener);
-        return () => this.commitListeners.delete(listener);
-      },
-      clock,
-      ids,
-    });
-    this.backlog = inMemoryPipelineBacklog(() => this.committed, clock);
-    this.retention = inMemoryEventRetention({ atomically: (step) => this.atomically(step) });
-  }
+    protected readonly ids: IdGenerator,
+    protected readonly clock: Clock = { now: () => Instant.fromEpochMillis(Date.now()) },
+  ) {}
 
   readonly uow: UnitOfWork = {
     run: <T>(work: (tx: Transaction) => Promise<Outcome<T>>) => this.run(work),
@@ -137,12 +110,23 @@ export class InMemoryStore {
   }
 
   /** Runs `step` alone on the committed state; the state it answers becomes the committed one. */
-  private atomically<T>(step: (state: State) => { state: State; value: T }): Promise<T> {
+  protected atomically<T>(step: (state: State) => { state: State; value: T }): Promise<T> {
     return this.exclusive(async () => {
       const { state, value } = step(this.committed);
       this.committed = state;
       return value;
     });
+  }
+
+  /** Calls `listener` after each commit that appended events; answers a function that unsubscribes. */
+  protected onEventsCommitted(listener: () => void): () => void {
+    this.commitListeners.add(listener);
+    return () => this.commitListeners.delete(listener);
+  }
+
+  /** The committed state as it is now. */
+  protected committedState(): State {
+    return this.committed;
   }
 
   private reader(): Reader {
