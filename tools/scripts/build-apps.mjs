@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleConsole } from '../../packages/console/bundle.cjs';
+import { bundleConsole } from '@pis/console';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const APPS = [

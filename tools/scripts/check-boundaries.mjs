@@ -2,18 +2,18 @@
 // - The hexagon's arrows point inwards: the domain package declares no dependencies and its
 //   sources import nothing but their own files, by relative path (no framework, ORM, queue,
 //   HTTP or validation library, not even `node:` built-ins). Tests (*.spec.*, *.test.*) may
-//   import test tools. Proven by packages/domain/test/purity.spec.ts.
+//   import test tools. Proven by tools/scripts/test/purity.spec.ts.
 // - The repository stands alone: no file (tracked, or new and not ignored; `.ci/` and
 //   node_modules aside) names a path into a `shared` folder that is not part of the
 //   repository, such as notes kept beside a working copy, which a clone does not have.
 //   The domain's own `shared` modules are fine: their paths resolve inside the repository.
-//   Proven by packages/domain/test/standalone-repository.spec.ts.
+//   Proven by tools/scripts/test/standalone-repository.spec.ts.
 // - Each workspace package keeps to itself: no file of a package (packages/*, apps/*, tools/*
 //   with a package.json), tests and their support included, imports another package's files by
 //   a relative path (`../../../packages/webhooks/test/support/redis`). Shared test support is
 //   imported by name (`@pis/testing`, `@pis/testing/webhooks`, `@pis/testing/worker`,
 //   `@pis/persistence/test-support`, `@pis/webhooks/test-support`), so the dependency shows in
-//   package.json and checks above see it. Proven by packages/domain/test/package-imports.spec.ts.
+//   package.json and checks above see it. Proven by tools/scripts/test/package-imports.spec.ts.
 //
 // Usage: node tools/scripts/check-boundaries.mjs [packageDir ...] [--standalone repoDir]
 //        [--package-imports repoDir]

@@ -1,8 +1,9 @@
 // The map of the hexagon, checked by `pnpm lint`: which workspace packages each package may
 // depend on, that a package's sources import only what it declares in `dependencies`, and
 // that everything it declares there is used. Adapters depend on the domain (and the wire
-// contract), never on each other; only the apps know every package. A devDependency serves
-// tests only: importing one from `src` would work in the workspace and break for anyone who
+// contract, and the webhook pipeline's storage ports in `@pis/ports`), never on each other;
+// only the apps know every package. A devDependency serves tests only: importing one from
+// `src` would work in the workspace and break for anyone who
 // installs the package. A dependency nothing imports is weight every install carries, and
 // one only tests import belongs in `devDependencies`.
 //
@@ -21,11 +22,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ALLOWED_WORKSPACE_DEPENDENCIES = {
   'packages/domain': [],
   'packages/contract': ['@pis/domain'],
-  'packages/testing': ['@pis/domain'],
-  'packages/runtime': ['@pis/domain'],
-  'packages/persistence': ['@pis/domain'],
+  'packages/ports': ['@pis/domain'],
+  'packages/testing': ['@pis/domain', '@pis/ports'],
+  'packages/runtime': ['@pis/domain', '@pis/ports'],
+  'packages/persistence': ['@pis/domain', '@pis/ports'],
   'packages/http': ['@pis/domain', '@pis/contract', '@pis/console'],
-  'packages/webhooks': ['@pis/domain', '@pis/contract'],
+  'packages/webhooks': ['@pis/domain', '@pis/contract', '@pis/ports'],
   'packages/sdk': [],
 };
 

@@ -1,22 +1,16 @@
-import type {
-  DeliveryPipelineStore,
-  EventRetention,
-  IdempotencyStore,
-  IdGenerator,
-  PipelineBacklog,
-  PlainReservationWrites,
-  Queries,
-} from '@pis/domain';
+import type { IdempotencyStore, IdGenerator, PlainReservationWrites, Queries } from '@pis/domain';
+import type { DeliveryPipelineStore, EventRetention, PipelineBacklog } from '@pis/ports';
 import {
   PgAttemptLog,
   PgDeliveryLeases,
   PgEnqueueCandidates,
   PgOutboxRelayStore,
   PgOutboxSignals,
-} from './adapters/pg-delivery-pipeline';
-import { PgEventFeedQueries, PgEventRetention } from './adapters/pg-event-feed';
-import { PgIdempotencyStore } from './adapters/pg-idempotency-store';
-import { SqlPlainReservationWrites } from './adapters/sql-plain-reservation-writes';
+} from './webhooks/pg-delivery-pipeline';
+import { PgEventRetention } from './outbox/pg-event-retention';
+import { PgEventFeedQueries } from './queries/pg-event-feed-queries';
+import { PgIdempotencyStore } from './idempotency/pg-idempotency-store';
+import { SqlPlainReservationWrites } from './reservations/sql-plain-reservation-writes';
 import { PgUnitOfWork, type UnitOfWorkSettings } from './adapters/pg-unit-of-work';
 import type { Database } from './db/database';
 import type { SecretCipher } from './mappers/webhook.mapper';
@@ -25,6 +19,7 @@ import { PgFloorPlanQueries } from './queries/pg-floor-plan-queries';
 import { PgOrderQueries } from './queries/pg-order-queries';
 import { PgPipelineBacklog } from './queries/pg-pipeline-backlog';
 import { PgReservationQueries } from './queries/pg-reservation-queries';
+import { PgTableStateQueries } from './queries/pg-table-state-queries';
 import { PgWebhookQueries } from './queries/pg-webhook-queries';
 
 export interface PersistenceSettings extends UnitOfWorkSettings {
@@ -61,6 +56,7 @@ export function createPersistence(db: Database, settings: PersistenceSettings): 
       access: new PgAccessQueries(db),
       webhooks: new PgWebhookQueries(db, settings.cipher),
       events: new PgEventFeedQueries(db),
+      tableState: new PgTableStateQueries(db),
     },
     retention: new PgEventRetention(db),
     idempotency: new PgIdempotencyStore(db, settings.cipher),

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { Instant, type ClaimedDelivery } from '@pis/domain';
+import { Instant } from '@pis/domain';
+import { type ClaimedDelivery } from '@pis/ports';
 import { anEndpoint, anEvent, commit, givenLocationRow } from '@pis/testing';
 import type { TestDatabase } from '../src/test-support';
 import { createPersistence } from '../src';

@@ -233,7 +233,7 @@ describe(`migration ${MIGRATION}`, () => {
       }),
     );
     const feed = expectOk(await readEventFeed(deps, { locationId: live, after: 0, limit: 10, types: null }));
-    const state = await deps.queries.events.tableState(live);
+    const state = await deps.queries.tableState.read(live);
 
     expect(listed.items.map((r) => [r.externalId, r.status, r.linkedOrderId]).sort()).toEqual([
       ['r-1', 'seated', seatedOrder],

@@ -1,7 +1,7 @@
 // Writes src/generated/openapi.ts: the TypeScript types of the OpenAPI document that
 // `GET /api/provider/v1/openapi.json` serves, built from the contract in-process and
 // formatted with the repository's prettier settings, so the file passes `pnpm lint`.
-// tools/scripts/check-sdk-fresh.mjs (part of `pnpm lint`) fails when the committed file
+// packages/sdk/scripts/check-fresh.mjs (part of `pnpm lint`) fails when the committed file
 // differs from what this produces.
 //
 // Usage: node packages/sdk/scripts/generate-types.mjs [outFile]   (default: the committed file)

@@ -1,4 +1,5 @@
-import { Instant, type ClaimedDelivery, type StoredEvent, type WebhookEndpoint } from '@pis/domain';
+import { Instant, type StoredEvent, type WebhookEndpoint } from '@pis/domain';
+import { type ClaimedDelivery } from '@pis/ports';
 import { DeliveryAttempts } from '../src/delivery/delivery-attempts';
 import { EndpointCache } from '../src/delivery/endpoint-cache';
 import type { SendRequest } from '../src/delivery/http-sender';

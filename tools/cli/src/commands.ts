@@ -10,11 +10,11 @@ import {
   listProviders,
   revokeConnection,
   revokeProviderKey,
-  finishOrderCommand,
+  finishOrderAs,
   getWorkingPlan,
   issueApiKey,
   listOrders,
-  moveOrderCommand,
+  moveOrderToTables,
   openWalkInOrder,
   publishFloorPlan,
   readEventFeed,
@@ -307,7 +307,7 @@ export const COMMANDS: Record<string, Command> = {
     run: async ({ deps, validator }, f) =>
       mapped(checked(validator.orderMoveRequest({ tableIds: list(f.tables) })), async (b) =>
         mapOk(
-          await moveOrderCommand(deps, {
+          await moveOrderToTables(deps, {
             locationId: f.location!,
             orderId: f.order!,
             tableIds: [...b.tableIds],
@@ -345,16 +345,13 @@ function finishCommand(how: 'closed' | 'voided'): Command {
     usage: '--location <id> --order <id>',
     flags: ['location', 'order'],
     run: async ({ deps }, f) =>
-      mapOk(
-        await finishOrderCommand(deps, { locationId: f.location!, orderId: f.order!, how }),
-        toOrderResponse,
-      ),
+      mapOk(await finishOrderAs(deps, { locationId: f.location!, orderId: f.order!, how }), toOrderResponse),
   };
 }
 
 /** Where the last `limit` events of the location start (never before what retention holds). */
 async function newest(deps: Deps, locationId: string, limit: number): Promise<number> {
-  const { asOfSequence } = await deps.queries.events.tableState(locationId);
+  const { asOfSequence } = await deps.queries.tableState.read(locationId);
   const { oldestRetainedSequence } = await deps.queries.events.page({
     locationId,
     after: 0,

@@ -4,12 +4,12 @@ import {
   addOrderPayment,
   createReservation,
   EVENT_TYPES,
-  finishOrderCommand,
+  finishOrderAs,
   getWorkingPlan,
   importFloorPlan,
   issueApiKey,
   listReservations,
-  moveOrderCommand,
+  moveOrderToTables,
   openWalkInOrder,
   publishFloorPlan,
   getPublishedFloorPlan,
@@ -155,10 +155,14 @@ describe('Responses built from use-case results', () => {
       expectOk(await setOrderServiceStatus(deps, { ...till, status: 'bill_requested' })),
     ];
     const moved = expectOk(
-      await moveOrderCommand(deps, { locationId: place.locationId, orderId, tableIds: [place.tableIds[1]!] }),
+      await moveOrderToTables(deps, {
+        locationId: place.locationId,
+        orderId,
+        tableIds: [place.tableIds[1]!],
+      }),
     );
     const closed = expectOk(
-      await finishOrderCommand(deps, { locationId: place.locationId, orderId, how: 'closed' }),
+      await finishOrderAs(deps, { locationId: place.locationId, orderId, how: 'closed' }),
     );
 
     for (const order of [opened, withItem, ...checked, moved, closed])

@@ -4,7 +4,7 @@ import type {
   LocationRepository,
   ProviderRepository,
 } from '../access/access-repository.port';
-import type { EventRecoveryRepository } from '../events/event-feed.port';
+import type { EventRecoveryRepository } from '../webhooks/event-recovery.port';
 import type { Outbox } from '../events/outbox.port';
 import type { FloorPlanRepository } from '../floorplan/floor-plan-repository.port';
 import type { OrderRepository } from '../orders/order-repository.port';

@@ -2,6 +2,7 @@ import type { AccessQueries, KeyHasher, SecretFactory } from '../access/access-r
 import type { EventFeedQueries } from '../events/event-feed.port';
 import type { FloorPlanQueries } from '../floorplan/floor-plan-repository.port';
 import type { OrderQueries } from '../orders/order-repository.port';
+import type { TableStateQueries } from '../orders/table-state.port';
 import type { PlainReservationWrites, ReservationQueries } from '../reservations/reservation-repository.port';
 import type { Clock, IdGenerator } from '../system/system.port';
 import type { UnitOfWork } from '../system/unit-of-work.port';
@@ -16,6 +17,7 @@ export interface Queries {
   access: AccessQueries;
   webhooks: WebhookQueries;
   events: EventFeedQueries;
+  tableState: TableStateQueries;
 }
 
 /** Everything a use case may need; the composition root builds one. */

@@ -11,7 +11,24 @@ export {
   type PublishPreview,
 } from './floorplan/preview-publish';
 export { openWalkInOrder } from './orders/open-walk-in-order';
-export { addOrderItem, changeOrderCovers, finishOrderCommand, moveOrderCommand } from './orders/change-order';
+export {
+  addOrderDiscount,
+  addOrderItem,
+  addOrderPayment,
+  changeOrderCovers,
+  finishOrderAs,
+  moveOrderToTables,
+  setOrderServiceStatus,
+  voidOrderItem,
+  type AddOrderDiscount,
+  type AddOrderItem,
+  type AddOrderPayment,
+  type ChangeOrderCovers,
+  type FinishOrderAs,
+  type MoveOrderToTables,
+  type SetOrderServiceStatus,
+  type VoidOrderItem,
+} from './orders/till-commands';
 export { listOrders } from './orders/list-orders';
 export { authenticate, createLocation, issueApiKey, revokeApiKey } from './access/locations-and-keys';
 export {
@@ -55,16 +72,6 @@ export {
   rotateWebhookSecret,
 } from './webhooks/webhook-endpoint-commands';
 export { listLocationWebhookDeliveries, redeliverLocationWebhook } from './webhooks/operator-deliveries';
-export {
-  addOrderDiscount,
-  addOrderPayment,
-  setOrderServiceStatus,
-  voidOrderItem,
-  type AddOrderDiscount,
-  type AddOrderPayment,
-  type SetOrderServiceStatus,
-  type VoidOrderItem,
-} from './orders/till-commands';
 export { sendTestWebhook, type SendTestWebhook } from './webhooks/send-test-webhook';
 export {
   changeWebhookEndpoint,
@@ -82,17 +89,14 @@ export {
   type RotateScopedWebhookSecret,
   type SendScopedTestWebhook,
 } from './webhooks/webhook-endpoints';
+export { readEventFeed, type EventFeedPage, type ReadEventFeed } from './events/event-feed';
+export { readTableState, type ReadTableState } from './orders/read-table-state';
 export {
-  readEventFeed,
-  readTableState,
   recoverWebhooks,
   recoverScopedWebhooks,
   type RecoverScopedWebhooks,
-  type EventFeedPage,
-  type ReadEventFeed,
-  type ReadTableState,
   type RecoverWebhooks,
-} from './events/event-feed';
+} from './webhooks/recover-webhooks';
 export type { CreateReservation } from './reservations/create-reservation';
 export type { UpdateReservation } from './reservations/update-reservation';
 export type { ListReservations } from './reservations/list-reservations';
@@ -101,7 +105,6 @@ export type { PublishFloorPlan } from './floorplan/publish-floor-plan';
 export type { EditTable } from './floorplan/edit-table';
 export type { GetPublishedFloorPlan, GetWorkingPlan } from './floorplan/read-floor-plan';
 export type { OpenWalkInOrder } from './orders/open-walk-in-order';
-export type { AddOrderItem, ChangeOrderCovers, FinishOrder, MoveOrder } from './orders/change-order';
 export type { ListOrders } from './orders/list-orders';
 export type { Authenticate, CreateLocation, IssueApiKey, RevokeApiKey } from './access/locations-and-keys';
 export type {

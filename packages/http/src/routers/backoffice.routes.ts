@@ -13,12 +13,12 @@ import {
   listProviders,
   revokeConnection,
   revokeProviderKey,
-  finishOrderCommand,
+  finishOrderAs,
   getWorkingPlan,
   issueApiKey,
   listLocationWebhookDeliveries,
   listOrders,
-  moveOrderCommand,
+  moveOrderToTables,
   openWalkInOrder,
   previewFloorPlanPublish,
   publishFloorPlan,
@@ -91,7 +91,7 @@ export function backofficeHandlers(
   const orderView = (req: Request) => (o: Order) =>
     toOrderResponse(visibleTo(readerOf(req), o.reservationProviderId, o));
   const finish = (how: 'closed' | 'voided') =>
-    endpoint(async (req) => respond(finishOrderCommand(deps, { ...ofOrder(req), how }), 200, orderView(req)));
+    endpoint(async (req) => respond(finishOrderAs(deps, { ...ofOrder(req), how }), 200, orderView(req)));
   const deliveryLog = deliveryLogHandlers(
     deps,
     validator,
@@ -271,7 +271,7 @@ export function backofficeHandlers(
         tableIds: [...body.value.tableIds],
         reader: readerOf(req),
       };
-      return respond(moveOrderCommand(deps, command), 200, orderView(req));
+      return respond(moveOrderToTables(deps, command), 200, orderView(req));
     }),
 
     closeOrder: finish('closed'),

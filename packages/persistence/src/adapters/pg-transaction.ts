@@ -15,14 +15,21 @@ import type {
 } from '@pis/domain';
 import type { SecretCipher } from '../mappers/webhook.mapper';
 import type { Sql } from '../db/sql';
-import { PgEventRecovery } from './pg-event-feed';
-import { PgApiKeyRepository, PgLocationRepository, PgProviderRepository } from './pg-access-repositories';
-import { PgConnectionRepository } from './pg-connection-repository';
-import { PgFloorPlanRepository } from './pg-floor-plan-repository';
-import { PgOrderRepository } from './pg-order-repository';
-import { PgOutbox } from './pg-outbox';
-import { PgReservationRepository } from './pg-reservation-repository';
-import { PgWebhookDeliveryRepository, PgWebhookEndpointRepository } from './pg-webhook-repositories';
+import { PgEventRecovery } from '../webhooks/pg-event-recovery';
+import {
+  PgApiKeyRepository,
+  PgLocationRepository,
+  PgProviderRepository,
+} from '../access/pg-access-repositories';
+import { PgConnectionRepository } from '../access/pg-connection-repository';
+import { PgFloorPlanRepository } from '../orders-and-tables/pg-floor-plan-repository';
+import { PgOrderRepository } from '../orders-and-tables/pg-order-repository';
+import { PgOutbox } from '../outbox/pg-outbox';
+import { PgReservationRepository } from '../reservations/pg-reservation-repository';
+import {
+  PgWebhookDeliveryRepository,
+  PgWebhookEndpointRepository,
+} from '../webhooks/pg-webhook-repositories';
 
 /** Every repository of one unit of work, all on its transaction's statements. */
 export class PgTransaction implements Transaction {

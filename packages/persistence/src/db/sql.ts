@@ -55,6 +55,62 @@ export class Sql implements ReadSql {
       params,
     };
   }
+
+  /**
+   * INSERTs `rows` into the schema's table in one statement, each value converted as
+   * `insertValues` does; a property left undefined takes the column's default, as TypeORM's
+   * `manager.insert` would.
+   */
+  async insert<R extends object>(schema: EntitySchema<R>, rows: Partial<R>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const metadata = this.runner.connection.getMetadata(schema);
+    const columns = metadata.columns.filter((c) => c.isInsert);
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const placeholders = columns.map((column) => {
+        const value = (row as Record<string, unknown>)[column.propertyName];
+        if (value === undefined) return 'DEFAULT';
+        params.push(this.runner.connection.driver.preparePersistentValue(value, column));
+        return `$${params.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    const names = columns.map((c) => `"${c.databaseName}"`).join(', ');
+    await this.rows(`INSERT INTO "${metadata.tableName}" (${names}) VALUES ${tuples.join(', ')}`, params);
+  }
+
+  /**
+   * UPDATEs the rows of the schema's table whose columns equal `where` to `fields` (a property
+   * left undefined is left as it is), each value converted as TypeORM would. Answers how many
+   * rows it changed.
+   */
+  async update<R extends object>(
+    schema: EntitySchema<R>,
+    where: Partial<R>,
+    fields: Partial<R>,
+  ): Promise<number> {
+    const metadata = this.runner.connection.getMetadata(schema);
+    const params: unknown[] = [];
+    const bind = (values: Partial<R>, separator: string, editable: boolean) =>
+      metadata.columns
+        .filter(
+          (c) =>
+            (!editable || c.isUpdate) && (values as Record<string, unknown>)[c.propertyName] !== undefined,
+        )
+        .map((column) => {
+          const value = (values as Record<string, unknown>)[column.propertyName];
+          params.push(this.runner.connection.driver.preparePersistentValue(value, column));
+          return `"${column.databaseName}" = $${params.length}`;
+        })
+        .join(separator);
+    const set = bind(fields, ', ', true);
+    const condition = bind(where, ' AND ', false);
+    const changed = await this.rows(
+      `UPDATE "${metadata.tableName}" SET ${set} WHERE ${condition} RETURNING 1`,
+      params,
+    );
+    return changed.length;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FloorPlanQueries, PublishedFloorPlan, WorkingPlan } from '@pis/domain';
 import type { FloorPlanRow } from '../schemas/floor-plan.schema';
 import type { Database } from '../db/database';
-import { EMPTY_PLAN, readLatestPublished, readWorkingPlan } from '../adapters/floor-plan-reads';
+import { EMPTY_PLAN, readLatestPublished, readWorkingPlan } from '../orders-and-tables/floor-plan-reads';
 import { isUuid } from '../adapters/uuid';
 
 export class PgFloorPlanQueries implements FloorPlanQueries {

@@ -1,4 +1,4 @@
-import type { PipelineBacklog, PipelineBacklogMeasure } from '@pis/domain';
+import type { PipelineBacklog, PipelineBacklogMeasure } from '@pis/ports';
 import type { Database } from '../db/database';
 
 /**

@@ -2,8 +2,8 @@ import {
   addOrderItem,
   addOrderPayment,
   createReservation,
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   updateReservation,
   type Deps,
@@ -190,8 +190,8 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
           ),
           openWalkInOrder(deps, { locationId: loc, tableIds: pick(1), covers: 2 }),
           openWalkInOrder(deps, { locationId: loc, tableIds: pick(2), covers: 3 }),
-          moveOrderCommand(deps, { locationId: loc, orderId: anOpen(), tableIds: pick(2) }),
-          moveOrderCommand(deps, { locationId: loc, orderId: anOpen(), tableIds: pick(1) }),
+          moveOrderToTables(deps, { locationId: loc, orderId: anOpen(), tableIds: pick(2) }),
+          moveOrderToTables(deps, { locationId: loc, orderId: anOpen(), tableIds: pick(1) }),
           addOrderItem(deps, {
             locationId: loc,
             orderId: anOpen(),
@@ -199,8 +199,8 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
             amountMinor: 450,
             quantity: 1,
           }),
-          finishOrderCommand(deps, { locationId: loc, orderId: anOpen(), how: 'closed' }),
-          finishOrderCommand(deps, { locationId: loc, orderId: anOpen(), how: 'voided' }),
+          finishOrderAs(deps, { locationId: loc, orderId: anOpen(), how: 'closed' }),
+          finishOrderAs(deps, { locationId: loc, orderId: anOpen(), how: 'voided' }),
         ];
 
         const settled = await Promise.allSettled(operations);
@@ -232,7 +232,7 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
       });
       const [closing] = await store().queries.orders.list(place.locationId, 'open');
       expectOk(
-        await finishOrderCommand(deps, { locationId: place.locationId, orderId: closing!.id, how: 'closed' }),
+        await finishOrderAs(deps, { locationId: place.locationId, orderId: closing!.id, how: 'closed' }),
       );
 
       expect([codeOf(refusedWalkIn), codeOf(refusedSeat)]).toEqual(['table_occupied', 'table_occupied']);
@@ -307,7 +307,7 @@ export function describeUseCaseRaces(engine: 'PostgreSQL' | 'PGlite', store: () 
 
         const [before, closing, after] = await Promise.all([
           Promise.all([0, 1, 2].map(item)),
-          finishOrderCommand(deps, { ...till, how: 'closed' }),
+          finishOrderAs(deps, { ...till, how: 'closed' }),
           Promise.all([3, 4, 5].map(item)),
         ]);
 

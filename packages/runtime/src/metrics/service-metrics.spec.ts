@@ -1,4 +1,5 @@
-import { Instant, type PipelineBacklogMeasure, type StoredEvent } from '@pis/domain';
+import { Instant, type StoredEvent } from '@pis/domain';
+import { type PipelineBacklogMeasure } from '@pis/ports';
 import { createLogger } from '../logger';
 import { ServiceMetrics, type AttemptSample, type ReplicaGaugeSource } from './service-metrics';
 

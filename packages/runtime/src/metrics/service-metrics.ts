@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, PipelineBacklog, PipelineBacklogMeasure } from '@pis/domain';
+import type { ClaimedDelivery, PipelineBacklog, PipelineBacklogMeasure } from '@pis/ports';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { clusterScrape } from './cluster-metrics';

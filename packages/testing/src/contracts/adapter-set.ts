@@ -1,9 +1,6 @@
 import {
   fail,
   ok,
-  type DeliveryPipelineStore,
-  type EventRetention,
-  type PipelineBacklog,
   type PlainReservationWrites,
   type Queries,
   type StoredEvent,
@@ -11,6 +8,8 @@ import {
   type UnitOfWork,
   type WebhookDelivery,
 } from '@pis/domain';
+import { type EventRetention } from '@pis/ports';
+import { type DeliveryPipelineStore, type PipelineBacklog } from '@pis/ports';
 
 /** What a contract suite runs against: a unit of work and the read side over the same store. */
 export interface AdapterSet {

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Instant,
-  type ClaimedDelivery,
-  type EventType,
-  type StoredEvent,
-  type WebhookDelivery,
-} from '@pis/domain';
+import { Instant, type EventType, type StoredEvent, type WebhookDelivery } from '@pis/domain';
+import { type ClaimedDelivery } from '@pis/ports';
 import { commit, useAdapters, type InspectableAdapterSet } from './adapter-set';
 import { givenLocationRow } from './fixtures';
 import { anEvent } from './outbox.contract';

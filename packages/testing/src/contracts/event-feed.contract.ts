@@ -95,7 +95,7 @@ export function describeEventFeedContract(name: string, make: () => Promise<Insp
         await tx.outbox.append(location.id, [anEvent(1), anEvent(2)]);
       });
 
-      const state = await adapters().queries.events.tableState(location.id);
+      const state = await adapters().queries.tableState.read(location.id);
 
       expect(state).toStrictEqual({ asOfSequence: 2, plan, openOrders: [open] });
     });
@@ -103,7 +103,7 @@ export function describeEventFeedContract(name: string, make: () => Promise<Insp
     it('When a location has no plan and no events, then the table state is empty at sequence 0', async () => {
       const location = await givenLocationRow(adapters().uow);
 
-      expect(await adapters().queries.events.tableState(location.id)).toStrictEqual({
+      expect(await adapters().queries.tableState.read(location.id)).toStrictEqual({
         asOfSequence: 0,
         plan: null,
         openOrders: [],
@@ -202,7 +202,7 @@ export function describeEventFeedContract(name: string, make: () => Promise<Insp
       expect(at).toEqual({ queued: 0 });
       expect(next.map((e) => e.sequence)).toEqual([3]);
       expect(await feed(locationId)).toStrictEqual({ events: next, oldestRetainedSequence: 3 });
-      expect((await adapters().queries.events.tableState(locationId)).asOfSequence).toBe(3);
+      expect((await adapters().queries.tableState.read(locationId)).asOfSequence).toBe(3);
     });
   });
 }

@@ -3,8 +3,8 @@
 import {
   addOrderItem,
   createReservation,
-  finishOrderCommand,
-  moveOrderCommand,
+  finishOrderAs,
+  moveOrderToTables,
   openWalkInOrder,
   updateReservation,
   type Deps,
@@ -106,7 +106,7 @@ describe('till team example: a service evening on the in-memory service', () => 
 
     // 19:10 the walk-in asks for a quieter table: the till moves it from A1 to A4.
     clock.set('2026-11-21T19:10:00Z');
-    expectOk(await moveOrderCommand(deps, { locationId, orderId: walkIn.id, tableIds: [a4] }));
+    expectOk(await moveOrderToTables(deps, { locationId, orderId: walkIn.id, tableIds: [a4] }));
     expect(deliver()).toMatchObject([
       { type: 'table.freed', data: { tableId: a1, orderId: walkIn.id, reason: 'moved' } },
       { type: 'table.occupied', data: { tableId: a4, orderId: walkIn.id, reservationExternalId: null } },
@@ -124,7 +124,7 @@ describe('till team example: a service evening on the in-memory service', () => 
       }),
     );
     clock.set('2026-11-21T21:00:00Z');
-    expectOk(await finishOrderCommand(deps, { locationId, orderId: seated, how: 'closed' }));
+    expectOk(await finishOrderAs(deps, { locationId, orderId: seated, how: 'closed' }));
     const last = deliver();
     expect(last.map((b) => b.type)).toEqual([
       'table.spend_updated',
@@ -165,7 +165,7 @@ describe('till team example: a service evening on the in-memory service', () => 
   it('When webhooks arrive twice (at-least-once delivery), then the display applies each event once', async () => {
     const { deps, locationId, a1, display, store } = await anEvening();
     const walkIn = expectOk(await openWalkInOrder(deps, { locationId, tableIds: [a1], covers: 2 }));
-    expectOk(await finishOrderCommand(deps, { locationId, orderId: walkIn.id, how: 'voided' }));
+    expectOk(await finishOrderAs(deps, { locationId, orderId: walkIn.id, how: 'voided' }));
     const bodies = store.events(locationId).map(toWebhookBody);
 
     [...bodies, ...bodies].forEach((body) => display.receive(body));

@@ -1,26 +1,28 @@
 import {
   GONE_REASON,
   withinSpans,
+  type Clock,
+  type IdGenerator,
+  type Instant,
+  type StoredEvent,
+  type WebhookDelivery,
+} from '@pis/domain';
+import {
   type AttemptLog,
   type ClaimById,
   type ClaimedDelivery,
-  type Clock,
   type DeliveryJob,
   type DeliveryLeases,
   type DeliveryPipelineStore,
   type EnqueueCandidates,
-  type IdGenerator,
-  type Instant,
   type OutboxRelayStore,
   type OutboxSignals,
   type OverduePosition,
   type RelayBatch,
   type RelayedDelivery,
-  type StoredEvent,
-  type WebhookDelivery,
-} from '@pis/domain';
-import { detach } from './detach';
-import { compareIds, scoped, type DeliveryRun, type State } from './state';
+} from '@pis/ports';
+import { detach } from '@pis/domain/in-memory';
+import { compareIds, scoped, type DeliveryRun, type State } from '@pis/domain/in-memory';
 
 /** What the pipeline twin needs of the store: one atomic step at a time over the committed state. */
 export interface PipelineHost {

@@ -1,5 +1,6 @@
-import type { Clock, PipelineBacklog } from '@pis/domain';
-import type { State } from './state';
+import type { Clock } from '@pis/domain';
+import type { PipelineBacklog } from '@pis/ports';
+import type { State } from '@pis/domain/in-memory';
 
 /** The in-memory twin of the backlog measure: the committed state, the store's clock. */
 export function inMemoryPipelineBacklog(committed: () => State, clock: Clock): PipelineBacklog {

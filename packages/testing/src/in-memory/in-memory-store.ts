@@ -1,59 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  Instant,
-  type ApiKeyRecord,
-  type Clock,
-  type DeliveryPipelineStore,
-  type EventRetention,
-  type IdGenerator,
-  type PipelineBacklog,
-  type Order,
-  type Outcome,
-  type Queries,
-  type Reservation,
-  type StoredEvent,
-  type Transaction,
-  type UnitOfWork,
-  type WebhookDelivery,
-} from '@pis/domain';
-import { detach } from './detach';
-import {
-  InMemoryAccessQueries,
-  InMemoryApiKeyRepository,
-  InMemoryConnectionRepository,
-  InMemoryLocationRepository,
-  InMemoryProviderRepository,
-} from './in-memory-access';
-import { InMemoryFloorPlanQueries, InMemoryFloorPlanRepository } from './in-memory-floor-plans';
-import { InMemoryOrderQueries, InMemoryOrderRepository } from './in-memory-orders';
-import { InMemoryOutbox } from './in-memory-outbox';
-import { InMemoryReservationQueries, InMemoryReservationRepository } from './in-memory-reservations';
-import {
-  InMemoryWebhookDeliveryRepository,
-  InMemoryWebhookEndpointRepository,
-  InMemoryWebhookQueries,
-} from './in-memory-webhooks';
+import type { Clock, IdGenerator } from '@pis/domain';
+import { InMemoryDomainStore } from '@pis/domain/in-memory';
+import type { DeliveryPipelineStore, EventRetention, PipelineBacklog } from '@pis/ports';
 import { inMemoryDeliveryPipeline } from './in-memory-delivery-pipeline';
-import {
-  InMemoryEventFeedQueries,
-  InMemoryEventRecovery,
-  inMemoryEventRetention,
-} from './in-memory-event-feed';
+import { inMemoryEventRetention } from './in-memory-event-retention';
 import { inMemoryPipelineBacklog } from './in-memory-pipeline-backlog';
-import { Mutex } from './mutex';
-import { Draft, emptyState, readerOf, scoped, type Reader, type State } from './state';
 
-/**
- * Everything the in-memory adapters hold, plus what a test may want to look at. Units of
- * work run one at a time (serialisable by construction); each works on a copy-on-write
- * draft that replaces the committed state only when the work resolves to a success.
- */
-export class InMemoryStore {
-  private committed: State = emptyState();
-  private readonly mutex = new Mutex();
-  private readonly inUnitOfWork = new AsyncLocalStorage<true>();
-  private readonly commitListeners = new Set<() => void>();
-
+/** The domain's in-memory store with the webhook pipeline's storage, backlog and retention over it. */
+export class InMemoryStore extends InMemoryDomainStore {
   /** The webhook pipeline's storage over this store. */
   readonly pipeline: DeliveryPipelineStore;
 
@@ -64,130 +17,15 @@ export class InMemoryStore {
   readonly retention: EventRetention;
 
   /** `clock` schedules deliveries (default: the system clock, as a database's would). */
-  constructor(
-    private readonly ids: IdGenerator,
-    private readonly clock: Clock = { now: () => Instant.fromEpochMillis(Date.now()) },
-  ) {
+  constructor(ids: IdGenerator, clock?: Clock) {
+    super(ids, clock);
     this.pipeline = inMemoryDeliveryPipeline({
       atomically: (step) => this.atomically(step),
-      onEventsCommitted: (listener) => {
-        this.commitListeners.add(listener);
-        return () => this.commitListeners.delete(listener);
-      },
-      clock,
+      onEventsCommitted: (listener) => this.onEventsCommitted(listener),
+      clock: this.clock,
       ids,
     });
-    this.backlog = inMemoryPipelineBacklog(() => this.committed, clock);
+    this.backlog = inMemoryPipelineBacklog(() => this.committedState(), this.clock);
     this.retention = inMemoryEventRetention({ atomically: (step) => this.atomically(step) });
-  }
-
-  readonly uow: UnitOfWork = {
-    run: <T>(work: (tx: Transaction) => Promise<Outcome<T>>) => this.run(work),
-  };
-
-  /** The read side: always the committed state, never a running unit of work's writes. */
-  readonly queries: Queries = {
-    reservations: new InMemoryReservationQueries(() => this.reader()),
-    floorPlans: new InMemoryFloorPlanQueries(() => this.reader()),
-    orders: new InMemoryOrderQueries(() => this.reader()),
-    access: new InMemoryAccessQueries(() => this.reader()),
-    webhooks: new InMemoryWebhookQueries(() => this.reader()),
-    events: new InMemoryEventFeedQueries(() => this.reader()),
-  };
-
-  /** The location's committed outbox events, by sequence. */
-  events(locationId: string): StoredEvent[] {
-    return detach([...(this.committed.events.get(locationId) ?? [])]);
-  }
-
-  /** The location's committed reservations, in no particular order. */
-  reservations(locationId: string): Reservation[] {
-    return [...this.committed.reservations.values()].filter((r) => r.locationId === locationId).map(detach);
-  }
-
-  /** The location's committed orders, in no particular order. */
-  orders(locationId: string): Order[] {
-    return [...this.committed.orders.values()].filter((o) => o.locationId === locationId).map(detach);
-  }
-
-  /** The location's committed API key records (hashes and prefixes, never keys). */
-  apiKeys(locationId: string): ApiKeyRecord[] {
-    return [...this.committed.apiKeys.values()].filter((k) => k.locationId === locationId).map(detach);
-  }
-
-  /** The location's committed webhook deliveries, in no particular order. */
-  deliveries(locationId: string): WebhookDelivery[] {
-    return [...this.committed.deliveries.values()].filter((d) => d.locationId === locationId).map(detach);
-  }
-
-  /** The id of the open order standing on the table, or null. */
-  holderOf(locationId: string, tableId: string): string | null {
-    return this.committed.tableHolders.get(scoped(locationId, tableId)) ?? null;
-  }
-
-  /** Stores a delivery as the webhook relay would (waits for any running unit of work). */
-  async addDelivery(delivery: WebhookDelivery): Promise<void> {
-    await this.exclusive(async () => {
-      const deliveries = new Map(this.committed.deliveries).set(delivery.id, detach(delivery));
-      const run = { generation: 0, queuedGeneration: 0, attemptCount: delivery.attempts.length };
-      const deliveryRuns = new Map(this.committed.deliveryRuns).set(delivery.id, run);
-      this.committed = { ...this.committed, deliveries, deliveryRuns };
-    });
-  }
-
-  /** Runs `step` alone on the committed state; the state it answers becomes the committed one. */
-  private atomically<T>(step: (state: State) => { state: State; value: T }): Promise<T> {
-    return this.exclusive(async () => {
-      const { state, value } = step(this.committed);
-      this.committed = state;
-      return value;
-    });
-  }
-
-  private reader(): Reader {
-    return readerOf(this.committed);
-  }
-
-  private run<T>(work: (tx: Transaction) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    return this.exclusive(async () => {
-      const draft = new Draft(this.committed);
-      let outcome: Outcome<T>;
-      try {
-        outcome = await work(this.transaction(draft));
-      } catch (error) {
-        draft.end();
-        throw error;
-      }
-      const next = draft.end();
-      if (!outcome.ok) return outcome;
-      const appended = next.events !== this.committed.events;
-      this.committed = next;
-      if (appended) for (const listener of this.commitListeners) listener();
-      return outcome;
-    });
-  }
-
-  /** Runs `work` alone; starting it from inside a unit of work would wait for itself forever. */
-  private async exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inUnitOfWork.getStore()) {
-      throw new Error('a unit of work (or a seeding call) was started inside another unit of work');
-    }
-    return this.mutex.lock(() => this.inUnitOfWork.run(true, work));
-  }
-
-  private transaction(draft: Draft): Transaction {
-    return {
-      reservations: new InMemoryReservationRepository(draft),
-      floorPlans: new InMemoryFloorPlanRepository(draft),
-      orders: new InMemoryOrderRepository(draft),
-      outbox: new InMemoryOutbox(draft, this.ids, this.clock),
-      locations: new InMemoryLocationRepository(draft),
-      apiKeys: new InMemoryApiKeyRepository(draft),
-      providers: new InMemoryProviderRepository(draft),
-      connections: new InMemoryConnectionRepository(draft),
-      webhookEndpoints: new InMemoryWebhookEndpointRepository(draft),
-      webhookDeliveries: new InMemoryWebhookDeliveryRepository(draft, this.clock),
-      eventRecovery: new InMemoryEventRecovery(draft, this.clock, this.ids),
-    };
   }
 }

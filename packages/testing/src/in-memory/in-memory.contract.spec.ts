@@ -3,7 +3,7 @@ import {
   describeIdempotencyStoreContract,
   describeInspectionContracts,
 } from '../contracts';
-import { InMemoryIdempotencyStore } from './in-memory-idempotency';
+import { InMemoryIdempotencyStore } from '@pis/domain/in-memory';
 import { inMemoryAdapterSet } from './create-in-memory-deps';
 
 describeAllPortContracts('in-memory', inMemoryAdapterSet);

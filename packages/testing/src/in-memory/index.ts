@@ -1,5 +1,4 @@
 export * from './create-in-memory-deps';
 export { InMemoryStore } from './in-memory-store';
 export { inMemoryDeliveryPipeline, type PipelineHost } from './in-memory-delivery-pipeline';
-export { detach } from './detach';
-export { InMemoryIdempotencyStore } from './in-memory-idempotency';
+export { detach, InMemoryDomainStore, InMemoryIdempotencyStore } from '@pis/domain/in-memory';

@@ -1,1 +1,6 @@
-export * from './published-location';
+export {
+  expectOk,
+  givenLocation,
+  givenPublishedLocation,
+  type PublishedLocation,
+} from '@pis/domain/in-memory';

@@ -1,5 +1,11 @@
-export * from './manual-clock';
-export * from './ids';
-export * from './crypto-adapters';
-export * from './url-policy';
-export * from './recording-webhook-tests';
+export {
+  ConfigurableUrlPolicy,
+  DEFAULT_TEST_NOW,
+  fixedClock,
+  ManualClock,
+  RandomIds,
+  RandomSecrets,
+  RecordingWebhookTests,
+  SequentialIds,
+  Sha256KeyHasher,
+} from '@pis/domain/in-memory';

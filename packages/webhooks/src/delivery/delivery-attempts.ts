@@ -6,13 +6,11 @@ import {
   Instant,
   liveSecrets,
   providerReader,
-  type AttemptLog,
-  type EndpointHealthPolicy,
-  type ClaimedDelivery,
   type OpenSpan,
   type WebhookEndpoint,
   type WebhookQueries,
 } from '@pis/domain';
+import { type AttemptLog, type EndpointHealthPolicy, type ClaimedDelivery } from '@pis/ports';
 import type { Logger } from 'pino';
 import { signWebhook } from '../signing/webhook-signer';
 import type { AttemptPace } from './endpoint-slots';

@@ -1,4 +1,4 @@
-import type { ClaimById, DeliveryLeases } from '@pis/domain';
+import type { ClaimById, DeliveryLeases } from '@pis/ports';
 import type { Logger } from 'pino';
 import { settlesWithin } from '../support/settles-within';
 import type { DeliveryStack } from './delivery-stack';

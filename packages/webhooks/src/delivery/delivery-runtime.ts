@@ -1,4 +1,4 @@
-import type { DeliveryPipelineStore } from '@pis/domain';
+import type { DeliveryPipelineStore } from '@pis/ports';
 import type { Logger } from 'pino';
 import { relayLoop } from '../relay/relay-loop';
 import type { WakeableLoop } from '../support/wakeable-loop';

@@ -1,4 +1,5 @@
-import type { DeliveryPipelineStore, WebhookQueries } from '@pis/domain';
+import type { WebhookQueries } from '@pis/domain';
+import type { DeliveryPipelineStore } from '@pis/ports';
 import type { Logger } from 'pino';
 import { DnsWebhookUrlPolicy, systemResolver, type Resolver } from '../url/webhook-url-policy';
 import { DeliveryAttempts, type AttemptObserver } from './delivery-attempts';

@@ -1,4 +1,4 @@
-import type { ClaimRoom } from '@pis/domain';
+import type { ClaimRoom } from '@pis/ports';
 
 /** How an attempt went, as far as its endpoint's share of the slots is concerned. */
 export interface AttemptPace {

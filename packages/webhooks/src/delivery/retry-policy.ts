@@ -1,4 +1,4 @@
-import type { AttemptFollowUp } from '@pis/domain';
+import type { AttemptFollowUp } from '@pis/ports';
 
 export interface RetryPolicyOptions {
   /** `WEBHOOK_RETRY_DELAYS_MS`: the wait before each retry; its length is the number of retries. */

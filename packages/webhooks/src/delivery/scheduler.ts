@@ -1,4 +1,4 @@
-import type { CarriedDelivery, ClaimedDelivery, ClaimRoom, RelayedDelivery, RelayHandOff } from '@pis/domain';
+import type { CarriedDelivery, ClaimedDelivery, ClaimRoom, RelayedDelivery, RelayHandOff } from '@pis/ports';
 
 /** One job per delivery generation: handing it over twice (two relays, a retry) schedules it once. */
 export const deliveryJobId = (deliveryId: string, generation: number) => `${deliveryId}-${generation}`;

@@ -1,4 +1,5 @@
-import type { ClaimedDelivery, ClaimRoom, DeliveryLeases, Instant } from '@pis/domain';
+import type { Instant } from '@pis/domain';
+import type { ClaimedDelivery, ClaimRoom, DeliveryLeases } from '@pis/ports';
 import type { Logger } from 'pino';
 import { deliveryJobId, type DeliveryScheduler, type ScheduledJob } from '../delivery/scheduler';
 

@@ -1,4 +1,4 @@
-import type { RelayedDelivery, RelayHandOff } from '@pis/domain';
+import type { RelayedDelivery, RelayHandOff } from '@pis/ports';
 import { DelayedError, Job, Worker } from 'bullmq';
 import type { RedisClient } from '../redis/redis-client';
 import type { Logger } from 'pino';

@@ -1,10 +1,5 @@
-import {
-  Instant,
-  type EnqueueCandidates,
-  type EventType,
-  type RelayedDelivery,
-  type StoredEvent,
-} from '@pis/domain';
+import { Instant, type EventType, type StoredEvent } from '@pis/domain';
+import { type EnqueueCandidates, type RelayedDelivery } from '@pis/ports';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../redis/redis-client';
 import { deliveryJobId } from '../delivery/scheduler';

@@ -1,11 +1,5 @@
-import {
-  startTraceSpan,
-  tracingEnabled,
-  type OutboxRelayStore,
-  type RelayedDelivery,
-  type RelayHandOff,
-  type StartedSpan,
-} from '@pis/domain';
+import { startTraceSpan, tracingEnabled, type StartedSpan } from '@pis/domain';
+import { type OutboxRelayStore, type RelayedDelivery, type RelayHandOff } from '@pis/ports';
 import type { Logger } from 'pino';
 import { WakeableLoop } from '../support/wakeable-loop';
 

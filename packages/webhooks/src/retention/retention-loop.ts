@@ -1,4 +1,5 @@
-import type { Clock, EventRetention } from '@pis/domain';
+import type { Clock } from '@pis/domain';
+import type { EventRetention } from '@pis/ports';
 import type { Logger } from 'pino';
 import { WakeableLoop } from '../support/wakeable-loop';
 

@@ -1,0 +1,515 @@
+import { GONE_REASON, Instant, type EventType, type StoredEvent } from '@pis/domain';
+import {
+  type AttemptFollowUp,
+  type AttemptLog,
+  type AttemptResult,
+  type CarriedDelivery,
+  type ClaimById,
+  type ClaimedDelivery,
+  type ClaimRoom,
+  type DeliveryJob,
+  type DeliveryLeases,
+  type EndpointHealthPolicy,
+  type EnqueueCandidates,
+  type OutboxRelayStore,
+  type OutboxSignals,
+  type OverduePosition,
+  type QueuedJob,
+  type RelayBatch,
+  type RelayHandOff,
+} from '@pis/ports';
+import type { Database } from '../db/database';
+import { OUTBOX_CHANNEL } from '../outbox/pg-outbox';
+import type { PgUnitOfWork } from '../adapters/pg-unit-of-work';
+
+/*
+ * The webhook pipeline's storage on PostgreSQL (and PGlite). Every schedule runs on the
+ * database clock (`clock_timestamp()`). Each method is one statement or one transaction;
+ * the ones every attempt runs are named prepared statements.
+ */
+
+interface ClaimRow {
+  id: string;
+  location_id: string;
+  endpoint_id: string;
+  generation: number;
+  attempt_count: number;
+  event_id: string;
+  event_type: EventType;
+  sequence: string;
+  occurred_micros: string;
+  data: unknown;
+  reservation_provider_id: string | null;
+}
+
+/** What a claim returns: the delivery and its outbox event (`e`). */
+const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
+  e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data, e.reservation_provider_id,
+  e.trace_context, (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+
+/** A due-deliveries claim reads this many times its limit, so that a few endpoints' backlogs leave room for others. */
+const CLAIM_WINDOW = 4;
+
+/** SQL for "now plus the milliseconds in parameter `param`". */
+const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
+
+/** The outbox event of a row that carries its columns (`CLAIMED_COLUMNS`, the relay's answer). */
+const eventOf = (r: {
+  event_id: string;
+  location_id: string;
+  sequence: string;
+  event_type: EventType;
+  occurred_micros: string;
+  data: unknown;
+  reservation_provider_id: string | null;
+  trace_context?: Record<string, string> | null;
+}): StoredEvent =>
+  ({
+    id: r.event_id,
+    locationId: r.location_id,
+    sequence: Number(r.sequence),
+    type: r.event_type,
+    occurredAt: Instant.fromEpochMicros(BigInt(r.occurred_micros)),
+    data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
+    // The provider owning the reservation the event names: whom delivery may show its id.
+    ...(r.reservation_provider_id === null ? {} : { reservationProviderId: r.reservation_provider_id }),
+    // The trace of the write that raised it (docs/decisions/0230-trace-propagation.md).
+    ...(r.trace_context ? { traceContext: r.trace_context } : {}),
+  }) as StoredEvent;
+
+const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
+  id: r.id,
+  locationId: r.location_id,
+  endpointId: r.endpoint_id,
+  generation: Number(r.generation),
+  attemptCount: Number(r.attempt_count),
+  event: eventOf(r),
+});
+
+interface RelayRow {
+  events: number;
+  id: string | null;
+  location_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: EventType;
+  sequence: string;
+  occurred_micros: string;
+  data: unknown;
+  reservation_provider_id: string | null;
+}
+
+/**
+ * One statement: claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share
+ * the work without waiting on each other), marks them relayed, and inserts one delivery per
+ * event and endpoint of its location that wants it (of a provider connected to the location
+ * when the event was committed: the connection's covered sequences hold it), in outbox order (so their due times follow it),
+ * answering the deliveries with their events. A relay that dies before it commits leaves the
+ * events unrelayed for the next; `ON CONFLICT DO NOTHING` keeps a repeated fan-out harmless.
+ */
+export class PgOutboxRelayStore implements OutboxRelayStore {
+  constructor(private readonly db: Database) {}
+
+  async relayBatch(limit: number, handOff?: RelayHandOff): Promise<RelayBatch> {
+    const rows = await this.db.prepared<RelayRow>(
+      'pis_outbox_relay',
+      `WITH claimed AS (
+         SELECT id FROM outbox_events WHERE relayed_at IS NULL
+          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), relayed AS (
+         UPDATE outbox_events e SET relayed_at = clock_timestamp() FROM claimed c WHERE e.id = c.id
+         RETURNING e.id, e.location_id, e.type, e.sequence, e.data, e.occurred_at, e.created_at,
+                   e.reservation_provider_id, e.trace_context
+       ), created AS (
+         INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence, status,
+                                         attempt_count, next_attempt_at, generation, queued_generation,
+                                         created_at, updated_at)
+         SELECT gen_random_uuid(), r.location_id, ep.id, r.id, r.type, r.sequence, 'pending',
+                0, CASE WHEN $2::float8 IS NULL THEN clock_timestamp() ELSE ${msFromNow('$2')} END,
+                0, CASE WHEN $2::float8 IS NOT NULL THEN 0 END, clock_timestamp(), clock_timestamp()
+           FROM relayed r
+           JOIN webhook_endpoints ep ON ep.location_id = r.location_id
+                                    AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+           JOIN connections cn ON cn.location_id = r.location_id AND cn.provider_id = ep.provider_id
+                              AND cn.covered @> r.sequence
+          ORDER BY r.created_at, r.id
+         ON CONFLICT (event_id, endpoint_id) WHERE recovered_by IS NULL DO NOTHING
+         RETURNING id, event_id, endpoint_id
+       )
+       SELECT (SELECT count(*) FROM relayed)::int AS events, c.id, r.location_id, c.endpoint_id,
+              r.id AS event_id, r.type AS event_type, r.sequence::text AS sequence, r.data,
+              r.reservation_provider_id, r.trace_context,
+              (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
+         FROM (SELECT 1) AS one
+         LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true
+        ORDER BY r.created_at, r.location_id, r.sequence, c.endpoint_id`,
+      [limit, handOff?.leaseMs ?? null],
+    );
+    return {
+      events: Number(rows[0]?.events ?? 0),
+      created: rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          deliveryId: r.id!,
+          generation: 0,
+          locationId: r.location_id,
+          endpointId: r.endpoint_id,
+          event: eventOf(r),
+        })),
+    };
+  }
+}
+
+/** A claim pushes `next_attempt_at` a lease ahead: no other process attempts the delivery meanwhile. */
+export class PgDeliveryLeases implements DeliveryLeases {
+  constructor(private readonly db: Database) {}
+
+  async claimById(
+    id: string,
+    generation: number,
+    leaseMs: number,
+    carried?: CarriedDelivery,
+    ownsRelayLease = false,
+  ): Promise<ClaimById> {
+    if (carried !== undefined) {
+      // The job carries the event: the row alone is read and leased.
+      const [leased] = await this.db.prepared<{ attempt_count: number }>(
+        'pis_delivery_lease',
+        `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
+          WHERE id = $1 AND generation = $2 AND status = 'pending'
+            AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp()
+                 OR ($4::boolean AND attempt_count = 0))
+          RETURNING attempt_count`,
+        [id, generation, leaseMs, ownsRelayLease],
+      );
+      if (leased) {
+        const { locationId, endpointId, event } = carried;
+        const attemptCount = Number(leased.attempt_count);
+        return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
+      }
+    } else {
+      const [claimed] = await this.db.prepared<ClaimRow>(
+        'pis_delivery_claim',
+        `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
+           FROM outbox_events e
+          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
+            AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
+          RETURNING ${CLAIMED_COLUMNS}`,
+        [id, generation, leaseMs],
+      );
+      if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+    }
+    const [row] = await this.db.query<{ status: string; generation: number; due_micros: string | null }>(
+      `SELECT status, generation,
+              (extract(epoch FROM coalesce(next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS due_micros
+         FROM webhook_deliveries WHERE id = $1`,
+      [id],
+    );
+    if (!row) return { kind: 'nothing-to-do', why: 'gone' };
+    if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
+    if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
+    return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
+  }
+
+  async handBack(id: string, generation: number, dueInMs: number): Promise<Instant | null> {
+    const [row] = await this.db.query<{ due_micros: string }>(
+      `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
+        WHERE id = $1 AND generation = $2 AND status = 'pending'
+        RETURNING (extract(epoch FROM next_attempt_at) * 1000000)::bigint::text AS due_micros`,
+      [id, generation, dueInMs],
+    );
+    return row ? Instant.fromEpochMicros(BigInt(row.due_micros)) : null;
+  }
+
+  async dueNow(id: string, generation: number, handedBackUntil: Instant): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE webhook_deliveries SET next_attempt_at = clock_timestamp()
+        WHERE id = $1 AND generation = $2 AND status = 'pending'
+          AND (extract(epoch FROM next_attempt_at) * 1000000)::bigint = $3::bigint
+          AND next_attempt_at > clock_timestamp()
+        RETURNING id`,
+      [id, generation, handedBackUntil.epochMicros.toString()],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * The due rows are read in due order, a window of a few times `limit`, without locking;
+   * each endpoint's first `room` of them are taken, up to `limit`, and only those are locked
+   * (`SKIP LOCKED`: another process claiming them keeps them) and leased. Rows of endpoints
+   * without room are not even read. An endpoint whose backlog fills the window gets its
+   * room and no more: the next claim skips it and reaches the others.
+   */
+  async claimDue(limit: number, leaseMs: number, room?: ClaimRoom): Promise<ClaimedDelivery[]> {
+    const limited = [...(room?.endpoints ?? [])];
+    const claimed = await this.db.prepared<ClaimRow>(
+      'pis_delivery_claim_due',
+      `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$2')}
+         FROM (SELECT id FROM webhook_deliveries
+                WHERE id IN (
+                  SELECT id FROM (
+                    SELECT w.id, w.next_attempt_at,
+                           row_number() OVER (PARTITION BY w.endpoint_id ORDER BY w.next_attempt_at, w.id) AS nth,
+                           coalesce(r.room, $5) AS room
+                      FROM (SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+                             WHERE status = 'pending' AND next_attempt_at <= clock_timestamp()
+                               AND endpoint_id <> ALL($6::uuid[])
+                             ORDER BY next_attempt_at LIMIT $7) w
+                      LEFT JOIN unnest($3::uuid[], $4::int[]) AS r(endpoint_id, room) ON r.endpoint_id = w.endpoint_id
+                  ) ranked
+                  WHERE nth <= room ORDER BY next_attempt_at, id LIMIT $1)
+                  AND status = 'pending' AND next_attempt_at <= clock_timestamp()
+                FOR UPDATE SKIP LOCKED) due,
+              outbox_events e
+        WHERE d.id = due.id AND e.id = d.event_id
+        RETURNING ${CLAIMED_COLUMNS}`,
+      [
+        limit,
+        leaseMs,
+        limited.map(([endpointId]) => endpointId),
+        limited.map(([, n]) => Math.max(0, n)),
+        room?.otherwise ?? limit,
+        limited.filter(([, n]) => n <= 0).map(([endpointId]) => endpointId),
+        CLAIM_WINDOW * limit,
+      ],
+    );
+    return claimed.map(toClaimed);
+  }
+}
+
+/**
+ * The attempt row, the delivery's next state and the endpoint's health, in one statement:
+ * a success ends the endpoint's run of failures, a failure starts one unless one runs, and
+ * a run as old as the policy allows (or a 410) disables the endpoint. The endpoint's row is
+ * written (and locked) only when one of these changes it: a success on a healthy endpoint
+ * leaves it alone, so the attempts of one endpoint do not queue behind each other's commit
+ * on its row (decision 0140).
+ */
+export class PgAttemptLog implements AttemptLog {
+  /** Successes waiting for the statement in flight to end; each settles with the statement it goes in. */
+  private waiting: { delivery: ClaimedDelivery; result: AttemptResult; settle: (error?: unknown) => void }[] =
+    [];
+  private recordingSuccesses = false;
+
+  constructor(private readonly db: Database) {}
+
+  async record(
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    followUp: AttemptFollowUp,
+    health: EndpointHealthPolicy | null,
+  ): Promise<{ endpointDisabled: boolean }> {
+    if (followUp.kind === 'succeeded' && health !== null) {
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push({
+          delivery,
+          result,
+          settle: (error) => (error === undefined ? resolve() : reject(error)),
+        });
+        this.recordSuccesses();
+      });
+      return { endpointDisabled: false };
+    }
+    const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
+    const reached = health !== null || gone;
+    const [row] = await this.db.prepared<{ disabled: boolean }>(
+      'pis_delivery_record',
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+         VALUES ($1, $3, $4, $5, $6)
+       ), delivery AS (
+         UPDATE webhook_deliveries
+            SET attempt_count = attempt_count + 1, status = $7, updated_at = clock_timestamp(),
+                next_attempt_at = CASE WHEN $8::float8 IS NULL THEN NULL ELSE ${msFromNow('$8')} END
+          WHERE id = $1 AND generation = $2 AND status = 'pending'
+       ), endpoint AS (
+         UPDATE webhook_endpoints e
+            SET failing_since = CASE WHEN $11::boolean THEN NULL ELSE coalesce(e.failing_since, $3::timestamptz) END,
+                disabled_at = CASE WHEN h.disable THEN clock_timestamp() ELSE e.disabled_at END,
+                disabled_reason = CASE WHEN h.disable THEN h.reason ELSE e.disabled_reason END
+           FROM (SELECT e2.id,
+                        e2.disabled_at IS NULL AND ($9::boolean OR (NOT $11::boolean AND $12::float8 IS NOT NULL AND
+                          coalesce(e2.failing_since, $3::timestamptz) <= $3::timestamptz - make_interval(secs => $12::float8 / 1000)))
+                          AS disable,
+                        CASE WHEN $9::boolean THEN $13 ELSE $14 END AS reason
+                   FROM webhook_endpoints e2 WHERE e2.id = $10) h
+          WHERE e.id = h.id AND $15::boolean
+            AND (h.disable OR CASE WHEN $11::boolean THEN e.failing_since IS NOT NULL ELSE e.failing_since IS NULL END)
+         RETURNING h.disable
+       )
+       SELECT coalesce((SELECT disable FROM endpoint), false) AS disabled`,
+      [
+        delivery.id,
+        delivery.generation,
+        result.attemptedAt.toIsoMicros(),
+        result.responseStatus,
+        result.durationMs,
+        result.error,
+        followUp.kind === 'retry' ? 'pending' : followUp.kind,
+        followUp.kind === 'retry' ? followUp.delayMs : null,
+        gone,
+        delivery.endpointId,
+        followUp.kind === 'succeeded',
+        health?.disableAfterFailingMs ?? null,
+        GONE_REASON,
+        health?.failingReason ?? null,
+        reached,
+      ],
+    );
+    return { endpointDisabled: row?.disabled === true };
+  }
+
+  /**
+   * Successes are recorded together: those that end while a statement records others wait
+   * for it to end and then go in the next, one statement for all of them (a success changes
+   * nothing but its delivery, its attempt row and, when a run of failures ends, its
+   * endpoint). Each kind of row is locked in the order of its id (`ORDER BY id FOR
+   * UPDATE`), and PostgreSQL runs the statement's parts in turn, deliveries before
+   * endpoints: two processes' statements do not wait on each other in a circle. One
+   * statement at a time per process.
+   */
+  private recordSuccesses(): void {
+    if (this.recordingSuccesses || this.waiting.length === 0) return;
+    const batch = this.waiting.splice(0, SUCCESSES_PER_STATEMENT);
+    this.recordingSuccesses = true;
+    this.db
+      .prepared(
+        'pis_delivery_record_successes',
+        `WITH success AS (
+           SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::uuid[])
+                      AS s(delivery_id, generation, attempted_at, response_status, duration_ms, endpoint_id)
+         ), attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+           SELECT delivery_id, attempted_at, response_status, duration_ms, NULL FROM success
+         ), settled AS (
+           SELECT d.id FROM webhook_deliveries d JOIN success s ON s.delivery_id = d.id
+            WHERE d.generation = s.generation AND d.status = 'pending'
+            ORDER BY d.id FOR UPDATE OF d
+         ), delivery AS (
+           UPDATE webhook_deliveries d
+              SET attempt_count = attempt_count + 1, status = 'succeeded', updated_at = clock_timestamp(),
+                  next_attempt_at = NULL
+             FROM settled WHERE d.id = settled.id
+           RETURNING d.id
+         ), recovered AS (
+           SELECT e.id FROM webhook_endpoints e
+            WHERE e.id IN (SELECT endpoint_id FROM success) AND e.failing_since IS NOT NULL
+            ORDER BY e.id FOR UPDATE OF e
+         ), endpoint AS (
+           UPDATE webhook_endpoints e SET failing_since = NULL
+             FROM recovered WHERE e.id = recovered.id
+         )
+         SELECT 1`,
+        [
+          batch.map((s) => s.delivery.id),
+          batch.map((s) => s.delivery.generation),
+          batch.map((s) => s.result.attemptedAt.toIsoMicros()),
+          batch.map((s) => s.result.responseStatus),
+          batch.map((s) => s.result.durationMs),
+          batch.map((s) => s.delivery.endpointId),
+        ],
+      )
+      .then(
+        () => batch.forEach((s) => s.settle()),
+        (error: unknown) => batch.forEach((s) => s.settle(error)),
+      )
+      .finally(() => {
+        this.recordingSuccesses = false;
+        this.recordSuccesses();
+      });
+  }
+}
+
+/** Successes recorded by one statement at most. */
+const SUCCESSES_PER_STATEMENT = 500;
+
+/** `queued_generation` is the generation whose job the queue accepted; null before the first. */
+export class PgEnqueueCandidates implements EnqueueCandidates {
+  constructor(private readonly db: Database) {}
+
+  async unqueued(limit: number): Promise<(QueuedJob & { delayMs: number })[]> {
+    const rows = await this.db.query<{
+      id: string;
+      generation: number;
+      endpoint_id: string;
+      delay_ms: number;
+    }>(
+      `SELECT id, generation, endpoint_id,
+              greatest(0, extract(epoch FROM (next_attempt_at - clock_timestamp())) * 1000)::float8 AS delay_ms
+         FROM webhook_deliveries
+        WHERE status = 'pending' AND queued_generation IS DISTINCT FROM generation
+        ORDER BY next_attempt_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => ({
+      deliveryId: r.id,
+      generation: Number(r.generation),
+      endpointId: r.endpoint_id,
+      delayMs: Math.round(Number(r.delay_ms)),
+    }));
+  }
+
+  async markQueued(jobs: readonly DeliveryJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET queued_generation = q.generation
+         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
+        WHERE d.id = q.id AND d.generation = q.generation`,
+      [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
+    );
+  }
+
+  async markUnqueued(jobs: readonly DeliveryJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET queued_generation = NULL
+         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
+        WHERE d.id = q.id AND d.generation = q.generation AND d.queued_generation = q.generation`,
+      [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
+    );
+  }
+
+  async overdueQueued(
+    overdueAfterMs: number | null,
+    limit: number,
+    after: OverduePosition | null = null,
+  ): Promise<(QueuedJob & { position: OverduePosition })[]> {
+    const [afterDue, afterId] = after === null ? [null, null] : splitPosition(after);
+    const rows = await this.db.query<{ id: string; generation: number; endpoint_id: string; due: string }>(
+      `SELECT id, generation, endpoint_id, next_attempt_at::text AS due FROM webhook_deliveries
+        WHERE status = 'pending' AND queued_generation = generation
+          AND ($1::float8 IS NULL OR next_attempt_at < clock_timestamp() - make_interval(secs => $1::float8 / 1000))
+          AND ($3::timestamptz IS NULL OR (next_attempt_at, id) > ($3::timestamptz, $4::uuid))
+        ORDER BY next_attempt_at, id LIMIT $2`,
+      [overdueAfterMs, limit, afterDue, afterId],
+    );
+    return rows.map((r) => ({
+      deliveryId: r.id,
+      generation: Number(r.generation),
+      endpointId: r.endpoint_id,
+      position: `${r.due}|${r.id}`,
+    }));
+  }
+}
+
+function splitPosition(position: OverduePosition): [string, string] {
+  const cut = position.lastIndexOf('|');
+  return [position.slice(0, cut), position.slice(cut + 1)];
+}
+
+/** Commits of this process (announced by the unit of work) and NOTIFYs of every process. */
+export class PgOutboxSignals implements OutboxSignals {
+  constructor(
+    private readonly db: Database,
+    private readonly uow: PgUnitOfWork,
+  ) {}
+
+  async subscribe(listener: () => void): Promise<() => Promise<void>> {
+    const offLocal = this.uow.onEventsCommitted(() => listener());
+    const offNotify = await this.db.listen(OUTBOX_CHANNEL, () => listener(), listener);
+    return async () => {
+      offLocal();
+      await offNotify();
+    };
+  }
+}
