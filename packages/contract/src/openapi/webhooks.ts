@@ -7,6 +7,12 @@ const AT_LEAST_ONCE =
   'Signed per Standard Webhooks. Delivered at least once, from a transactional outbox: ' +
   'deduplicate on webhook-id and order on data.locationEventSequence.';
 
+const CONNECTION =
+  'Signed per Standard Webhooks. Delivered at least once, from the transactional outbox, to the ' +
+  "provider's provider-scope endpoints only (a provider key without Location-Id) that subscribe to " +
+  "it: deduplicate on webhook-id. Outside every location's sequence and feed (no " +
+  'locationEventSequence); GET /connections is its fallback.';
+
 const EVENTS: { type: string; schema: ComponentName; summary: string; description?: string }[] = [
   {
     type: 'floorplan.published',
@@ -37,6 +43,20 @@ const EVENTS: { type: string; schema: ComponentName; summary: string; descriptio
     type: 'order.closed',
     schema: 'OrderClosedEvent',
     summary: 'An order was closed (paid); carries its final check. Sent after its table.freed events',
+  },
+  {
+    type: 'connection.granted',
+    schema: 'ConnectionGrantedEvent',
+    summary:
+      "The operator granted the provider a location (first grant or re-grant): to the provider's provider-scope endpoints",
+    description: CONNECTION,
+  },
+  {
+    type: 'connection.revoked',
+    schema: 'ConnectionRevokedEvent',
+    summary:
+      "The operator revoked the provider's connection to a location: to the provider's provider-scope endpoints",
+    description: CONNECTION,
   },
   {
     type: 'webhook.test',

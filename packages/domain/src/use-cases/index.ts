@@ -17,6 +17,7 @@ export { authenticate, createLocation, issueApiKey, revokeApiKey } from './acces
 export {
   authenticateKey,
   resolveLocation,
+  resolveEndpointScope,
   type ActingLocation,
   type AuthenticateKey,
   type Credential,

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../events/domain-event';
+import type { DeliverableEvent } from '../events/domain-event';
 import type { Instant } from '../kernel/instant';
 
 /*
@@ -39,7 +39,7 @@ export interface OutboxRelayStore {
 export interface CarriedDelivery {
   locationId: string;
   endpointId: string;
-  event: StoredEvent;
+  event: DeliverableEvent;
 }
 
 /** A delivery the relay just created (generation 0, due now), with what its attempt needs. */
@@ -53,7 +53,7 @@ export interface ClaimedDelivery {
   id: string;
   locationId: string;
   endpointId: string;
-  event: StoredEvent;
+  event: DeliverableEvent;
   /** Bumped by every redelivery; an attempt is recorded against the generation it claimed. */
   generation: number;
   /** Attempts made in this generation before the claimed one. */

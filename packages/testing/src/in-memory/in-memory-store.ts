@@ -11,6 +11,7 @@ import {
   type Outcome,
   type Queries,
   type Reservation,
+  type StoredConnectionEvent,
   type StoredEvent,
   type Transaction,
   type UnitOfWork,
@@ -95,6 +96,11 @@ export class InMemoryStore {
     events: new InMemoryEventFeedQueries(() => this.reader()),
   };
 
+  /** The committed connection events (outside every location's outbox), in the order appended. */
+  connectionEvents(): StoredConnectionEvent[] {
+    return detach([...this.committed.connectionEvents.values()]);
+  }
+
   /** The location's committed outbox events, by sequence. */
   events(locationId: string): StoredEvent[] {
     return detach([...(this.committed.events.get(locationId) ?? [])]);
@@ -160,7 +166,8 @@ export class InMemoryStore {
       }
       const next = draft.end();
       if (!outcome.ok) return outcome;
-      const appended = next.events !== this.committed.events;
+      const appended =
+        next.events !== this.committed.events || next.connectionEvents !== this.committed.connectionEvents;
       this.committed = next;
       if (appended) for (const listener of this.commitListeners) listener();
       return outcome;
