@@ -100,15 +100,17 @@ export function webhookOperations(): Record<string, unknown> {
   );
 }
 
-/** A delivery of this type as recorded: the body, and headers signed over it with the endpoint's secret. */
-function recorded(type: string) {
-  const example = EXAMPLES.webhooks[type];
-  if (!example) throw new Error(`no recorded example of the ${type} webhook`);
-  return example;
-}
+/**
+ * A delivery of this type as recorded: the body, and headers signed over it with the endpoint's
+ * secret. Absent only while a recording that first shows the type is in progress (the examples
+ * test fails while the recorded file lacks one).
+ */
+const recorded = (type: string): WebhookExample | undefined => EXAMPLES.webhooks[type];
 
 function bodyExample(type: string) {
-  const { headers, body } = recorded(type);
+  const example = recorded(type);
+  if (example === undefined) return undefined;
+  const { headers, body } = example;
   const sent = Object.entries(headers)
     .map(([name, value]) => `\`${name}: ${value}\``)
     .join(', ');
@@ -125,9 +127,13 @@ function bodyExample(type: string) {
 
 /** The Standard Webhooks headers with the values of the recorded delivery. */
 const withExamples = (type: string) =>
-  webhookHeaderParameters.map((parameter) => ({
-    ...parameter,
-    examples: {
-      [type]: { value: recorded(type).headers[parameter.name as keyof WebhookExample['headers']] },
-    },
-  }));
+  webhookHeaderParameters.map((parameter) => {
+    const example = recorded(type);
+    if (example === undefined) return parameter;
+    return {
+      ...parameter,
+      examples: {
+        [type]: { value: example.headers[parameter.name as keyof WebhookExample['headers']] },
+      },
+    };
+  });
