@@ -66,7 +66,8 @@ export function describeDeliveryPipelineContract(
       for (;;) {
         const claimed = await pipeline().leases.claimDue(500, LEASE_MS);
         mine.push(...claimed.filter((d) => d.locationId === locationId));
-        if (claimed.length < 500) return mine.sort((a, b) => (a.event.sequence ?? 0) - (b.event.sequence ?? 0));
+        if (claimed.length < 500)
+          return mine.sort((a, b) => (a.event.sequence ?? 0) - (b.event.sequence ?? 0));
       }
     }
 
