@@ -4,6 +4,7 @@ export {
   type ProviderClient,
   type ProviderClientOptions,
   type SandboxClient,
+  type WebhookEndpointsClient,
 } from './provider-client';
 export { type RetryOptions } from './retry';
 export { readEventFeed, type EventFeedReaderOptions } from './event-feed';

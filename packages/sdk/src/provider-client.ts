@@ -21,10 +21,14 @@ import type {
   RecoverResponse,
   RedeliverResponse,
   ReservationListResponse,
+  ScopedWebhookEndpoint,
+  ScopedWebhookEndpointList,
   ReservationRequest,
   ReservationWriteResponse,
   TableStateResponse,
   WebhookEndpoint,
+  WebhookEndpointCreateRequest,
+  WebhookEndpointPatchRequest,
   WebhookEndpointRequest,
   WebhookTestResult,
 } from './schemas';
@@ -52,8 +56,11 @@ export interface ProviderClientOptions {
 
 /** What one call may set beside its parameters. */
 export interface CallOptions {
-  /** The location this call acts for (`Location-Id`), over the client's. */
-  locationId?: string;
+  /**
+   * The location this call acts for (`Location-Id`), over the client's; `null` sends none, so a
+   * provider key's call names the provider itself (its provider-wide webhook endpoints).
+   */
+  locationId?: string | null;
   /**
    * The `Idempotency-Key` of a POST, over the one the client generates: pass your own to make
    * a retry of yours (after a crash, from a queue) safe too.
@@ -111,8 +118,38 @@ export interface ProviderClient {
   recoverWebhooks(body: RecoverRequest, options?: CallOptions): Promise<RecoverResponse>;
   /** The till simulator of a sandbox location (test keys only; a live key is rejected with `sandbox_only`). */
   readonly sandbox: SandboxClient;
+  /**
+   * The webhook endpoints of the scope a call names: the location's (a location key, or a
+   * provider key with a location) or, with a provider key and no location, the provider's own.
+   */
+  readonly webhookEndpoints: WebhookEndpointsClient;
   /** The openapi-fetch client underneath, typed by the document, for what the methods do not cover. */
   readonly raw: Client<ProviderPaths>;
+}
+
+/**
+ * Several webhook endpoints per scope (at most ten), each with its own secret, event types,
+ * retries, delivery log (`listWebhookDeliveries({ endpointId })`) and health. An id of another
+ * scope is `not_found`, as an unknown one is.
+ */
+export interface WebhookEndpointsClient {
+  create(body: WebhookEndpointCreateRequest, options?: CallOptions): Promise<ScopedWebhookEndpoint>;
+  /** The scope's endpoints, oldest first. */
+  list(options?: CallOptions): Promise<ScopedWebhookEndpointList>;
+  get(endpointId: string, options?: CallOptions): Promise<ScopedWebhookEndpoint>;
+  /** Changes what the body names; a disabled endpoint is enabled again. */
+  update(
+    endpointId: string,
+    body: WebhookEndpointPatchRequest,
+    options?: CallOptions,
+  ): Promise<ScopedWebhookEndpoint>;
+  delete(endpointId: string, options?: CallOptions): Promise<void>;
+  /** A new secret; the previous one keeps signing beside it for 24 h. */
+  rotateSecret(endpointId: string, options?: CallOptions): Promise<ScopedWebhookEndpoint>;
+  /** One signed `webhook.test` to this endpoint now; resolves with what the receiver answered. */
+  test(endpointId: string, options?: CallOptions): Promise<WebhookTestResult>;
+  /** Queues the retained events after a point to this endpoint again. */
+  recover(endpointId: string, body: RecoverRequest, options?: CallOptions): Promise<RecoverResponse>;
 }
 
 /** The till simulator: what the restaurant's staff would do, on the test key's own location. */
@@ -138,6 +175,7 @@ async function succeeded<T>(pending: Promise<Answer<T>>): Promise<T> {
 function init(options: CallOptions = {}) {
   return {
     headers: {
+      // null removes the client's Location-Id for this call (openapi-fetch drops a null header).
       ...(options.locationId !== undefined ? { 'Location-Id': options.locationId } : {}),
       ...(options.idempotencyKey !== undefined ? { [IDEMPOTENCY_KEY]: options.idempotencyKey } : {}),
     },
@@ -158,6 +196,56 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   });
   const byExternalId = (externalId: string) => ({ path: { externalId } });
   const byOrderId = (orderId: string) => ({ path: { orderId } });
+  const byEndpointId = (endpointId: string) => ({ path: { endpointId } });
+  const webhookEndpoints: WebhookEndpointsClient = {
+    create: (body, o) => succeeded(raw.POST('/api/provider/v1/webhook-endpoints', { ...init(o), body })),
+    list: (o) => succeeded(raw.GET('/api/provider/v1/webhook-endpoints', init(o))),
+    get: (endpointId, o) =>
+      succeeded(
+        raw.GET('/api/provider/v1/webhook-endpoints/{endpointId}', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+        }),
+      ),
+    update: (endpointId, body, o) =>
+      succeeded(
+        raw.PATCH('/api/provider/v1/webhook-endpoints/{endpointId}', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+          body,
+        }),
+      ),
+    delete: async (endpointId, o) => {
+      await succeeded(
+        raw.DELETE('/api/provider/v1/webhook-endpoints/{endpointId}', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+        }),
+      );
+    },
+    rotateSecret: (endpointId, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/webhook-endpoints/{endpointId}/rotate-secret', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+        }),
+      ),
+    test: (endpointId, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/webhook-endpoints/{endpointId}/test', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+        }),
+      ),
+    recover: (endpointId, body, o) =>
+      succeeded(
+        raw.POST('/api/provider/v1/webhook-endpoints/{endpointId}/recover', {
+          ...init(o),
+          params: byEndpointId(endpointId),
+          body,
+        }),
+      ),
+  };
   const sandbox: SandboxClient = {
     publishFloorPlan: (o) => succeeded(raw.POST('/api/provider/v1/sandbox/floorplan/publish', init(o))),
     openWalkInOrder: (body, o) =>
@@ -209,6 +297,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
   return {
     raw,
     sandbox,
+    webhookEndpoints,
     locationId: options.locationId ?? null,
     forLocation: (locationId) => createProviderClient({ ...options, locationId }),
     listConnections,

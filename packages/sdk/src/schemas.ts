@@ -62,3 +62,7 @@ export type OccupiedBy = Schema<'OccupiedBy'>;
 export type ValidationDetail = Schema<'ValidationDetail'>;
 export type ProviderConnection = Schema<'ProviderConnection'>;
 export type ConnectionListResponse = Schema<'ConnectionListResponse'>;
+export type ScopedWebhookEndpoint = Schema<'ScopedWebhookEndpoint'>;
+export type ScopedWebhookEndpointList = Schema<'ScopedWebhookEndpointList'>;
+export type WebhookEndpointCreateRequest = Schema<'WebhookEndpointCreateRequest'>;
+export type WebhookEndpointPatchRequest = Schema<'WebhookEndpointPatchRequest'>;

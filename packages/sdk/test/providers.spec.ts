@@ -1,6 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { Harness, type TestLocation } from '@pis/api/test/support/harness';
 import { createProvider, grant, revoke, type TestProvider } from '@pis/api/test/support/providers';
+import { Receiver, verified } from '@pis/api/test/support/receiver';
 import { createProviderClient, ProviderApiError, type ProviderClient } from '../src';
 
 /**
@@ -96,13 +97,16 @@ function parseHead(chunk: Buffer): SeenRequest | null {
 
 let h: Harness;
 let proxy: DroppingProxy;
+let receiver: Receiver;
 beforeAll(async () => {
+  receiver = await Receiver.start();
   h = await Harness.start();
   proxy = await DroppingProxy.start(h.api.baseUrl);
 });
 afterAll(async () => {
   await proxy?.close();
   await h?.stop();
+  await receiver?.close();
 });
 
 const sdkFor = (provider: TestProvider, locationId?: string): ProviderClient =>
@@ -235,5 +239,87 @@ describe('a provider key in the SDK', () => {
     expect(reads).toHaveLength(3);
     expect(reads.every((r) => r.line.startsWith('GET /api/provider/v1/connections?'))).toBe(true);
     expect(reads.map((r) => r.headers['location-id'])).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('webhook endpoints by id in the SDK', () => {
+  it("When a provider manages endpoints at two venues with one client, then each call acts in the scope it names and another scope's id is not_found", async () => {
+    const provider = await createProvider(h, 'test');
+    const [a, b] = [
+      await h.location({ sandbox: true, tables: 1 }),
+      await h.location({ sandbox: true, tables: 1 }),
+    ];
+    await grant(h, a, provider);
+    await grant(h, b, provider);
+    const sdk = sdkFor(provider);
+    const atA = sdk.forLocation(a.id);
+
+    const kitchen = await atA.webhookEndpoints.create({
+      url: `${receiver.origin}/sdk/kitchen`,
+      description: 'kitchen display',
+      eventTypes: ['table.occupied'],
+    });
+    const host = await sdk.webhookEndpoints.create(
+      { url: `${receiver.origin}/sdk/host` },
+      { locationId: a.id },
+    );
+    const atB = await sdk.webhookEndpoints.create({ url: `${receiver.origin}/sdk/b` }, { locationId: b.id });
+    expect(kitchen).toMatchObject({
+      scope: 'location',
+      locationId: a.id,
+      description: 'kitchen display',
+      eventTypes: ['table.occupied'],
+      status: 'enabled',
+    });
+    expect(kitchen.secret).toMatch(/^whsec_/);
+
+    expect((await atA.webhookEndpoints.list()).endpoints.map((e) => e.id)).toEqual([kitchen.id, host.id]);
+    expect((await atA.webhookEndpoints.get(host.id)).url).toBe(`${receiver.origin}/sdk/host`);
+    const stranger = await refusal(atA.webhookEndpoints.get(atB.id));
+    expect([stranger.status, stranger.code]).toEqual([404, 'not_found']);
+
+    const patched = await atA.webhookEndpoints.update(kitchen.id, { eventTypes: ['table.freed'] });
+    expect(patched.eventTypes).toEqual(['table.freed']);
+    expect(patched.url).toBe(kitchen.url);
+    const rotated = await atA.webhookEndpoints.rotateSecret(kitchen.id);
+    expect(rotated.secret).not.toBe(kitchen.secret);
+
+    const tested = await atA.webhookEndpoints.test(host.id);
+    expect(tested).toMatchObject({ delivered: true });
+    const [ping] = receiver.requests.filter((r) => r.path === '/sdk/host');
+    expect((verified(ping!, host.secret) as { type: string }).type).toBe('webhook.test');
+
+    await atA.sandbox.openWalkInOrder({ tableIds: [a.tables[0]!], covers: 2 });
+    const feed = await atA.listEvents();
+    expect(feed.events.length).toBeGreaterThan(0);
+    const recovered = await atA.webhookEndpoints.recover(host.id, { afterSequence: 0 });
+    expect(recovered.queued).toBe(feed.events.length);
+
+    await atA.webhookEndpoints.delete(kitchen.id);
+    expect((await atA.webhookEndpoints.list()).endpoints.map((e) => e.id)).toEqual([host.id]);
+    const gone = await refusal(atA.webhookEndpoints.get(kitchen.id));
+    expect([gone.status, gone.code]).toEqual([404, 'not_found']);
+    const invalid = await refusal(
+      atA.webhookEndpoints.create({ url: `${receiver.origin}/x`, eventTypes: ['no.such'] as never }),
+    );
+    expect([invalid.status, invalid.code]).toEqual([422, 'validation_failed']);
+  });
+
+  it('When a call passes locationId null, then it sends no Location-Id even from a client that has one', async () => {
+    const provider = await createProvider(h, 'test');
+    const venue = await h.location({ sandbox: true, tables: 1 });
+    await grant(h, venue, provider);
+    const sdk = sdkFor(provider, venue.id);
+    const before = proxy.requests.length;
+
+    const refused = await refusal(sdk.getTableState({ locationId: null }));
+
+    expect([refused.status, refused.code]).toEqual([400, 'location_required']);
+    const sent = proxy.requests
+      .slice(before)
+      .filter((r) => r.line.startsWith('GET /api/provider/v1/tables/state'));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.map((r) => r.headers['location-id'])).toEqual(sent.map(() => undefined));
+    expect((await sdk.getTableState()).tables).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'list-window',
   'webhook-pipeline',
   'webhook-noisy-neighbour',
+  'webhook-fan-out',
   'read-replica',
   'provider-auth',
   'connections-page',

@@ -12,6 +12,7 @@ import { SEAT_TABLES, SeatMove } from './scenarios/seat-move';
 import { TILL_TABLES, Till } from './scenarios/till';
 import { webhookPipeline } from './scenarios/webhook-pipeline';
 import { noisyNeighbour, provisionNeighbours } from './scenarios/noisy-neighbour';
+import { webhookFanOut } from './scenarios/fan-out';
 import { ConnectionsPage, ProviderAuth } from './scenarios/providers';
 import { provisionLocation, type BenchLocation } from './seed';
 import { startServices } from './services';
@@ -167,6 +168,10 @@ export async function runBenchmark(
       }
       if (fixtures.neighbours && want('webhook-noisy-neighbour') && pass === 0) {
         record(await noisyNeighbour(ctx, fixtures.neighbours));
+      }
+      // Last: it crowds the service with thousands of locations.
+      if (want('webhook-fan-out') && pass === 0) {
+        for (const result of await webhookFanOut(ctx, Math.round(options.webhookEvents / 2))) record(result);
       }
     } finally {
       log('stopping the API and the worker');

@@ -12,6 +12,7 @@ export interface Target {
 }
 
 const pct = (x: number) => `${Math.round(x * 100)} %`;
+const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** A target of the form value >= goal. */
 export function atLeast(
@@ -122,6 +123,38 @@ export function checkTargets(results: readonly ScenarioResult[]): Target[] {
     const ratio = Number(noisy.metrics['p99 beside / p99 alone']);
     targets.push(
       atMost('webhook noisy neighbour: p99 beside a hanging endpoint / p99 alone', null, ratio, 2, ''),
+    );
+  }
+
+  const fanOutCpu = (name: string) =>
+    Number(
+      results.find((r) => r.name === name)?.metrics[
+        'CPU per delivery, ms: worker + PostgreSQL (this database) + Redis'
+      ],
+    );
+  const [one, hundred, ten, crowded] = ['1', '100', '10', '10-crowded'].map((n) =>
+    fanOutCpu(`webhook-fan-out-${n}`),
+  );
+  if (one! > 0 && hundred! > 0) {
+    targets.push(
+      atMost(
+        'webhook fan-out: CPU per delivery at 100 endpoints / at 1 endpoint',
+        null,
+        round2(hundred! / one!),
+        1.2,
+        '',
+      ),
+    );
+  }
+  if (ten! > 0 && crowded! > 0) {
+    targets.push(
+      atMost(
+        'webhook fan-out: CPU per delivery at 10 endpoints, crowded service / few locations',
+        null,
+        round2(crowded! / ten!),
+        1.2,
+        '',
+      ),
     );
   }
 

@@ -15,12 +15,13 @@ export const CONNECTED_LOCATIONS = 10_000;
 const SEEDED_UPDATED_AT = '2026-01-01T00:00:00.000Z';
 const FIRST_WRITE_MS = Date.parse(SEEDED_UPDATED_AT) + 86_400_000;
 
-interface BenchProvider {
+export interface BenchProvider {
   id: string;
   key: string;
 }
 
-async function createProvider(baseUrl: string, name: string): Promise<BenchProvider> {
+/** A provider with one key, through the backoffice API. */
+export async function createBenchProvider(baseUrl: string, name: string): Promise<BenchProvider> {
   const { id } = await call<{ id: string }>(baseUrl, BACKOFFICE_TOKEN, 'POST', `${BACKOFFICE}/providers`, {
     name,
     brand: 'bench',
@@ -56,7 +57,7 @@ export class ProviderAuth {
   }
 
   static async provision(ctx: ScenarioContext, location: BenchLocation): Promise<ProviderAuth> {
-    const provider = await createProvider(ctx.services.baseUrl, 'Bench booking system');
+    const provider = await createBenchProvider(ctx.services.baseUrl, 'Bench booking system');
     await call(
       ctx.services.baseUrl,
       BACKOFFICE_TOKEN,
@@ -216,7 +217,7 @@ export class ConnectionsPage {
   ) {}
 
   static async provision(ctx: ScenarioContext): Promise<ConnectionsPage> {
-    const provider = await createProvider(ctx.services.baseUrl, 'Bench chain');
+    const provider = await createBenchProvider(ctx.services.baseUrl, 'Bench chain');
     // Locations, each with its own provider and connection (as the API stores them), and the
     // provider's grant at each, granted a millisecond apart; straight in SQL for speed.
     await withClient(ctx.databaseUrl, async (client) => {

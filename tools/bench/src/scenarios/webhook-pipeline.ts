@@ -194,7 +194,7 @@ export async function webhookPipeline(
  * database's backends (what the pipeline asked of it) and as the whole server (with its WAL
  * writer and checkpointer, and whatever other databases of a shared server did meanwhile).
  */
-function cpuPerDelivery(run: Measured<unknown>, deliveries: number): Record<string, number | string> {
+export function cpuPerDelivery(run: Measured<unknown>, deliveries: number): Record<string, number | string> {
   const seconds = run.usage.seconds;
   const ms = (cores: number | undefined) => round(((cores ?? 0) * seconds * 1000) / deliveries, 3);
   const worker = ms(run.usage.roles['worker']?.cpuCores);
