@@ -321,9 +321,11 @@ describe('Choosing the location', () => {
     ['post', `${P}/sandbox/floorplan/publish`],
   ];
 
-  it('When a provider key calls a location route without Location-Id, then 400 location_required', async () => {
+  it('When a provider key calls a location route without Location-Id, then 400 location_required; the delivery log is its provider-scope endpoints’ instead', async () => {
     const api = h.client(p.key);
-    for (const [method, path, body] of routes()) {
+    // The webhook endpoint routes without Location-Id act on the provider scope (decision 0215).
+    expect((await api.get(`${P}/webhook-deliveries`).expect(200)).body.deliveries).toEqual([]);
+    for (const [method, path, body] of routes().filter(([, path]) => path !== `${P}/webhook-deliveries`)) {
       const call = (api as unknown as Record<string, (path: string) => import('supertest').Test>)[method]!(
         path,
       );

@@ -41,6 +41,9 @@ export type RedeliverResponse = WireResponse<'RedeliverResponse'>;
 export type WebhookTestResultResponse = WireResponse<'WebhookTestResult'>;
 export type WebhookTestEventBody = WireResponse<'WebhookTestEvent'>;
 export type WebhookEventBody =
+  LocationWebhookEventBody | WireResponse<'ConnectionGrantedEvent'> | WireResponse<'ConnectionRevokedEvent'>;
+/** The body of a location's event: with its locationEventSequence. */
+export type LocationWebhookEventBody =
   | WireResponse<'FloorplanPublishedEvent'>
   | WireResponse<'TableOccupiedEvent'>
   | WireResponse<'TableFreedEvent'>

@@ -170,6 +170,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     },
   ]);
   const keys = { store: options.idempotency, clock: deps.clock, ids: deps.ids, logger };
+  const endpointScopeGuards = [
+    providerAuth(deps),
+    locationOfRequest(deps, { providerScope: true }),
+    rateLimit(options.rateLimiter, rateKeyOf, unlocated),
+    refuseUnlocated(),
+  ];
   const providerGuards = {
     before: [
       providerAuth(deps),
@@ -177,6 +183,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
       rateLimit(options.rateLimiter, rateKeyOf, unlocated),
       refuseUnlocated(),
     ],
+    // The webhook endpoint routes take a provider key without Location-Id: its provider scope.
+    beforeOf: (op: { providerScope?: true }) => (op.providerScope ? endpointScopeGuards : undefined),
     body: jsonBody(),
     after: [uuidParams(), ...onBehalf(options.onBehalfOf, (_req, res) => locationOf(res.locals))],
     // A key is the credential's at the location it acts on (none on a provider-wide route).

@@ -1,5 +1,4 @@
-import type { StoredEvent } from '@pis/domain';
-import type { Instant } from '@pis/domain';
+import type { DeliverableEvent, Instant } from '@pis/domain';
 
 /*
  * What the webhook pipeline needs of storage, from a committed outbox event to a recorded
@@ -39,7 +38,7 @@ export interface OutboxRelayStore {
 export interface CarriedDelivery {
   locationId: string;
   endpointId: string;
-  event: StoredEvent;
+  event: DeliverableEvent;
 }
 
 /** A delivery the relay just created (generation 0, due now), with what its attempt needs. */
@@ -53,7 +52,7 @@ export interface ClaimedDelivery {
   id: string;
   locationId: string;
   endpointId: string;
-  event: StoredEvent;
+  event: DeliverableEvent;
   /** Bumped by every redelivery; an attempt is recorded against the generation it claimed. */
   generation: number;
   /** Attempts made in this generation before the claimed one. */

@@ -18,10 +18,21 @@ type JsonBody<Operation> = Operation extends { requestBody: { content: { 'applic
   ? Body
   : never;
 
-/** A webhook body as the document's `webhooks` section describes it, by event type. */
-export type WebhookEvent = { [Type in keyof webhooks]: JsonBody<webhooks[Type]['post']> }[keyof webhooks];
-export type WebhookEventType = WebhookEvent['type'];
-export type WebhookEventOf<Type extends WebhookEventType> = Extract<WebhookEvent, { type: Type }>;
+/** Every webhook body the document's `webhooks` section describes, by event type. */
+export type AnyWebhookEvent = {
+  [Type in keyof webhooks]: JsonBody<webhooks[Type]['post']>;
+}[keyof webhooks];
+/** `connection.granted` / `connection.revoked`: sent to provider-scope endpoints only, with no sequence. */
+export type ConnectionWebhookEvent = Extract<
+  AnyWebhookEvent,
+  { type: 'connection.granted' | 'connection.revoked' }
+>;
+/** A webhook body a location's endpoint receives (a location's events and the test event). */
+export type WebhookEvent = Exclude<AnyWebhookEvent, ConnectionWebhookEvent>;
+/** A webhook body a provider-scope endpoint receives: a location's events, the test event and the connection events. */
+export type ProviderScopeWebhookEvent = AnyWebhookEvent;
+export type WebhookEventType = AnyWebhookEvent['type'];
+export type WebhookEventOf<Type extends WebhookEventType> = Extract<AnyWebhookEvent, { type: Type }>;
 
 export type Reservation = Schema<'Reservation'>;
 export type ReservationRequest = Schema<'ReservationRequest'>;

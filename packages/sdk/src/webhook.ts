@@ -1,8 +1,14 @@
 import { Webhook } from 'standardwebhooks';
-import type { WebhookEvent } from './schemas';
+import type { AnyWebhookEvent, WebhookEvent } from './schemas';
 
 // The entry point of @pis/webhook-verifier (the verifier alone): the event types come with it.
-export type { WebhookEvent, WebhookEventOf, WebhookEventType } from './schemas';
+export type {
+  ConnectionWebhookEvent,
+  ProviderScopeWebhookEvent,
+  WebhookEvent,
+  WebhookEventOf,
+  WebhookEventType,
+} from './schemas';
 export type { webhooks } from './generated/openapi';
 
 /** The signature, the timestamp (older or newer than 5 minutes) or the headers did not check out. */
@@ -34,12 +40,14 @@ function headerValue(headers: WebhookHeaders, name: string): string | undefined 
  * request body, exactly as received. Throws `WebhookVerificationError` when it is forged,
  * altered or stale. Deduplicate on the `webhook-id` header and order on
  * `data.locationEventSequence`; an event type newer than this SDK reaches your default branch.
+ * A provider-scope endpoint's receiver asks for `verifyWebhook<ProviderScopeWebhookEvent>`: it
+ * also gets `connection.granted` / `connection.revoked`, which carry no sequence.
  */
-export function verifyWebhook(
+export function verifyWebhook<Event extends AnyWebhookEvent = WebhookEvent>(
   secret: string,
   body: string | Uint8Array,
   headers: WebhookHeaders,
-): WebhookEvent {
+): Event {
   const signed: Record<string, string> = {};
   for (const name of SIGNED_HEADERS) {
     const value = headerValue(headers, name);
@@ -48,7 +56,7 @@ export function verifyWebhook(
   }
   const payload = typeof body === 'string' ? body : new TextDecoder().decode(body);
   try {
-    return new Webhook(secret).verify(payload, signed) as WebhookEvent;
+    return new Webhook(secret).verify(payload, signed) as Event;
   } catch (error) {
     throw new WebhookVerificationError(error instanceof Error ? error.message : String(error));
   }

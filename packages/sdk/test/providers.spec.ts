@@ -305,6 +305,30 @@ describe('webhook endpoints by id in the SDK', () => {
     expect([invalid.status, invalid.code]).toEqual([422, 'validation_failed']);
   });
 
+  it('When a provider’s client names no location, then its webhook endpoints are provider-scope: listed apart, recovered by since with the connected venue’s events and the connection event, never by sequence', async () => {
+    const provider = await createProvider(h, 'test');
+    const sdk = sdkFor(provider);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const everywhere = await sdk.webhookEndpoints.create({ url: `${receiver.origin}/sdk/everywhere` });
+    expect(everywhere).toMatchObject({ scope: 'provider', locationId: null });
+    expect(everywhere.eventTypes).toContain('connection.granted');
+    const venue = await h.location({ sandbox: true, tables: 1 });
+    await grant(h, venue, provider);
+    const at = sdk.forLocation(venue.id);
+    await at.sandbox.openWalkInOrder({ tableIds: [venue.tables[0]!], covers: 2 });
+    const feed = await at.listEvents();
+    expect(feed.events.length).toBeGreaterThan(0);
+
+    expect((await sdk.webhookEndpoints.list()).endpoints.map((e) => e.id)).toEqual([everywhere.id]);
+    expect((await at.webhookEndpoints.list()).endpoints).toEqual([]);
+    const recovered = await sdk.webhookEndpoints.recover(everywhere.id, { since });
+    expect(recovered.queued).toBe(feed.events.length + 1);
+    const bySequence = await refusal(sdk.webhookEndpoints.recover(everywhere.id, { afterSequence: 0 }));
+    expect([bySequence.status, bySequence.code]).toEqual([422, 'validation_failed']);
+    const elsewhere = await refusal(at.webhookEndpoints.get(everywhere.id));
+    expect([elsewhere.status, elsewhere.code]).toEqual([404, 'not_found']);
+  });
+
   it('When a call passes locationId null, then it sends no Location-Id even from a client that has one', async () => {
     const provider = await createProvider(h, 'test');
     const venue = await h.location({ sandbox: true, tables: 1 });

@@ -1,10 +1,13 @@
 import {
   endpointStatus,
+  isConnectionEventType,
   currentSecret,
   type DeliveryCursor,
+  type DeliverableEvent,
   type EventType,
   type Page,
   type StoredEvent,
+  type WebhookEventType,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '@pis/domain';
@@ -17,6 +20,7 @@ import type {
   WebhookEndpointRequest,
   WebhookEndpointResponse,
   WebhookEventBody,
+  LocationWebhookEventBody,
 } from '../wire-types';
 import { encodeDeliveryCursor } from './cursor';
 import { toNullableIso } from './instant';
@@ -32,7 +36,8 @@ export const toWebhookEndpointCommand = (
 /** Shows the current secret only; a rotated-out one keeps signing but is never shown again. */
 export const toWebhookEndpointResponse = (e: WebhookEndpoint): WebhookEndpointResponse => ({
   url: e.url,
-  events: [...e.events],
+  // The singleton is a location's: it never subscribes to the connection events.
+  events: e.events.filter((t): t is EventType => !isConnectionEventType(t)),
   secret: currentSecret(e),
   createdAt: e.createdAt.toIso(),
   updatedAt: e.updatedAt.toIso(),
@@ -44,7 +49,7 @@ export const toWebhookEndpointResponse = (e: WebhookEndpoint): WebhookEndpointRe
 /** `eventTypes` absent means every type; an empty description is none. */
 export const toWebhookEndpointCreation = (
   body: WebhookEndpointCreateRequest,
-): { url: string; events: EventType[] | null; description: string | null } => ({
+): { url: string; events: WebhookEventType[] | null; description: string | null } => ({
   url: body.url,
   events: body.eventTypes === undefined ? null : [...body.eventTypes],
   description: body.description === undefined || body.description === '' ? null : body.description,
@@ -53,7 +58,7 @@ export const toWebhookEndpointCreation = (
 /** Only what the PATCH names changes. */
 export const toWebhookEndpointChange = (
   body: WebhookEndpointPatchRequest,
-): { url?: string; events?: EventType[]; description?: string | null } => ({
+): { url?: string; events?: WebhookEventType[]; description?: string | null } => ({
   ...(body.url === undefined ? {} : { url: body.url }),
   ...(body.eventTypes === undefined ? {} : { events: [...body.eventTypes] }),
   ...(body.description === undefined
@@ -68,7 +73,7 @@ export const toScopedWebhookEndpointResponse = (e: WebhookEndpoint): ScopedWebho
   secret: currentSecret(e),
   eventTypes: [...e.events],
   description: e.description,
-  scope: 'location',
+  scope: e.locationId === null ? 'provider' : 'location',
   locationId: e.locationId,
   status: endpointStatus(e),
   disabledReason: e.disabledReason,
@@ -105,10 +110,16 @@ export const toDeliveryListResponse = (
  * The body the webhook sender signs and posts, and the OpenAPI document describes:
  * `{type, timestamp, data}` with the location and its sequence inside `data`.
  */
-export function toWebhookEventBody(event: StoredEvent): WebhookEventBody {
+export function toWebhookEventBody(event: StoredEvent): LocationWebhookEventBody;
+export function toWebhookEventBody(event: DeliverableEvent): WebhookEventBody;
+export function toWebhookEventBody(event: DeliverableEvent): WebhookEventBody {
   const timestamp = event.occurredAt.toIso();
-  const locationEventSequence = event.sequence;
   const { locationId } = event;
+  // A connection event is in no location's sequence: its data carries none.
+  if (event.sequence === null) {
+    return { type: event.type, timestamp, data: { locationId, ...event.data } };
+  }
+  const locationEventSequence = event.sequence;
   switch (event.type) {
     case 'floorplan.published':
       return { type: event.type, timestamp, data: { ...event.data, locationId, locationEventSequence } };

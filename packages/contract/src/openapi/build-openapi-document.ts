@@ -78,7 +78,8 @@ const LOCATION_ID = {
   description:
     'The location this request acts for: required with a provider key (else 400 location_required), which must ' +
     'be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own ' +
-    'location is ignored, any other is 403 location_not_granted.',
+    'location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a ' +
+    'provider key leaves it out to act on its provider-scope endpoints.',
   schema: { type: 'string', format: 'uuid' },
 };
 
@@ -96,7 +97,7 @@ function operationObject(op: OperationSpec): Record<string, unknown> {
   if (op.alsoSuccess) {
     responses[op.alsoSuccess.status] = { ...successResponse(op), description: op.alsoSuccess.description };
   }
-  const located = namesLocation(op) ? withLocationErrors(op.errors) : op.errors;
+  const located = namesLocation(op) ? withLocationErrors(op.errors, op.providerScope === true) : op.errors;
   const errors = idempotent ? withIdempotencyErrors(located) : located;
   for (const [status, description] of Object.entries(errors)) {
     const code = Number(status) as ErrorStatus;
@@ -191,7 +192,9 @@ function responseExamples(op: OperationSpec, status: number): Record<string, unk
   // where the recording shows no answer of that code.
   const added = [
     ...(takesIdempotencyKey(op) ? (IDEMPOTENCY_ANSWERS[status] ?? []) : []),
-    ...(namesLocation(op) ? (LOCATION_ANSWERS[status] ?? []) : []),
+    ...(namesLocation(op) ? (LOCATION_ANSWERS[status] ?? []) : []).filter(
+      (name) => !(op.providerScope && name === 'LocationRequired'),
+    ),
   ];
   for (const name of added) {
     const shared = EXAMPLES.shared[name];

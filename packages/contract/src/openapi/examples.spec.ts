@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { EVENT_TYPES } from '@pis/domain';
+import { CONNECTION_EVENT_TYPES, EVENT_TYPES } from '@pis/domain';
 import { ERROR_CODE_VALUES } from '../schemas/error.schema';
 import type { ComponentName } from '../schemas/components';
 import { DATE_TIME_INPUT_PATTERN } from '../schemas/primitives';
@@ -121,7 +121,7 @@ describe('The examples of the OpenAPI document', () => {
     expect(misnamed).toEqual([]);
   });
 
-  it('When the six event types and the test event are described, then each shows a delivery whose signature verifies with the secret the endpoint example shows', () => {
+  it('When the six event types, the two connection events and the test event are described, then each shows a delivery whose signature verifies with the secret the endpoint example shows', () => {
     const endpoint =
       doc.paths['/api/provider/v1/webhook-endpoint'].get.responses['200'].content['application/json'];
     const secret = String((Object.values(endpoint.examples as Json)[0] as Json).value.secret);
@@ -144,7 +144,9 @@ describe('The examples of the OpenAPI document', () => {
         ),
       };
     });
-    expect(deliveries.map((d) => d.type).sort()).toEqual([...EVENT_TYPES, 'webhook.test'].sort());
+    expect(deliveries.map((d) => d.type).sort()).toEqual(
+      [...EVENT_TYPES, ...CONNECTION_EVENT_TYPES, 'webhook.test'].sort(),
+    );
     expect(EVENT_TYPES).toHaveLength(6);
     for (const d of deliveries) {
       expect(d).toEqual({ type: d.type, bodyType: d.type, valid: true, verifies: true, headersMatch: true });

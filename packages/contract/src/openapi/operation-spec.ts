@@ -25,6 +25,11 @@ export interface OperationSpec {
    * no `Location-Id`. Every other provider operation acts on the location the key names.
    */
   providerWide?: true;
+  /**
+   * A webhook-endpoint operation: a provider key may leave `Location-Id` out to act on its
+   * provider-scope endpoints (so it never answers `location_required`).
+   */
+  providerScope?: true;
   /** Error statuses the endpoint can give and, for each, when (the codes it carries). */
   errors: Partial<Record<ErrorStatus, string>>;
 }
@@ -49,12 +54,17 @@ export const namesLocation = (op: OperationSpec): boolean =>
  * What the `Location-Id` check can answer (before the operation's own rules), merged into the
  * operation's own errors of the same status.
  */
-export function withLocationErrors(errors: OperationSpec['errors']): OperationSpec['errors'] {
+export function withLocationErrors(
+  errors: OperationSpec['errors'],
+  providerScope = false,
+): OperationSpec['errors'] {
   const add = (status: ErrorStatus, text: string) =>
     errors[status] ? `${errors[status]}; or ${text}` : text;
   return {
     ...errors,
-    400: add(400, 'location_required: a provider key without the Location-Id header'),
+    ...(providerScope
+      ? {}
+      : { 400: add(400, 'location_required: a provider key without the Location-Id header') }),
     403: add(
       403,
       'location_not_granted: the key may not act for that location (no active connection, an unknown location, ' +

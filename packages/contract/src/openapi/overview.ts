@@ -92,6 +92,13 @@ each call:
    follows the feed from its \`asOfSequence\` and writes reservations as in the onboarding above.
    POSTs it may retry carry an Idempotency-Key (below), so a retry after a lost answer is applied
    once.
+5. **Webhooks for every venue at once.** Without \`Location-Id\`,
+   ${op('webhooks', 'createWebhookEndpoint')} adds a provider-scope endpoint (at most ten): it
+   receives the events of every venue the provider is connected to, each with
+   \`data.locationId\`, and the connection events \`connection.granted\` and
+   \`connection.revoked\` (\`data: {locationId, locationName, occurredAt}\`), which are in no
+   venue's feed (${op('provider', 'listConnections')} is their fallback). Its delivery log, test,
+   rotation and recover (by \`since\` only) take no \`Location-Id\` either.
 
 Every venue also has a provider of its own, whose keys are the location keys, so a client that
 uses a location key works as before.

@@ -155,36 +155,44 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'createWebhookEndpoint',
+    providerScope: true,
     method: 'post',
     path: `${V1}/webhook-endpoints`,
-    summary: "Add a webhook endpoint of the key's provider at the location (at most 10)",
+    summary:
+      "Add a webhook endpoint of the key's provider at the location, or provider-wide (at most 10 per scope)",
     description:
       'Each endpoint has its own secret, retries, delivery log, health and status, and receives the ' +
       "location's events of the types it names (eventTypes; default every type), as its provider may see them: " +
       "another provider's reservation id reads null. A location key's endpoints belong to the location's own " +
-      'provider, and the endpoint of PUT /webhook-endpoint is one of them.',
+      'provider, and the endpoint of PUT /webhook-endpoint is one of them. A provider key without Location-Id ' +
+      'creates a provider-scope endpoint (scope "provider", locationId null): it receives the events of every ' +
+      'location the provider is connected to (those committed while connected; data.locationId says whose), and ' +
+      'connection.granted / connection.revoked.',
     body: 'WebhookEndpointCreateRequest',
     success: { status: 201, description: 'the endpoint with its secret', schema: 'ScopedWebhookEndpoint' },
     errors: {
       ...authErrors(true),
       ...bodyErrors(
-        'validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address',
+        'validation_failed: an unknown event type, a connection event type for a location-scope endpoint, not https, or the host resolves to a loopback, private, link-local or metadata address',
       ),
-      409: 'endpoint_limit: the provider already has 10 endpoints at this location',
+      409: 'endpoint_limit: the scope (the provider at this location, or the provider as a whole) already has 10 endpoints',
     },
   },
   {
     ...webhooks,
     operationId: 'listWebhookEndpoints',
+    providerScope: true,
     method: 'get',
     path: `${V1}/webhook-endpoints`,
-    summary: "The key's provider's webhook endpoints at the location, oldest first",
+    summary:
+      "The key's provider's webhook endpoints at the location (without Location-Id: its provider-scope ones), oldest first",
     success: { status: 200, description: 'every endpoint of the scope', schema: 'ScopedWebhookEndpointList' },
     errors: authErrors(true),
   },
   {
     ...webhooks,
     operationId: 'getScopedWebhookEndpoint',
+    providerScope: true,
     method: 'get',
     path: `${V1}/webhook-endpoints/{endpointId}`,
     summary: 'One webhook endpoint with its current secret',
@@ -195,6 +203,7 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'patchWebhookEndpoint',
+    providerScope: true,
     method: 'patch',
     path: `${V1}/webhook-endpoints/{endpointId}`,
     summary: 'Change the URL, event types or description; re-enables a disabled endpoint',
@@ -205,7 +214,7 @@ export const providerOperations: OperationSpec[] = [
     errors: {
       ...authErrors(true),
       ...bodyErrors(
-        'validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address',
+        'validation_failed: an unknown event type, a connection event type for a location-scope endpoint, not https, or the host resolves to a loopback, private, link-local or metadata address',
       ),
       404: NOT_IN_SCOPE,
     },
@@ -213,6 +222,7 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'deleteScopedWebhookEndpoint',
+    providerScope: true,
     method: 'delete',
     path: `${V1}/webhook-endpoints/{endpointId}`,
     summary: 'Remove one webhook endpoint; nothing more is delivered to it',
@@ -223,6 +233,7 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'rotateScopedWebhookSecret',
+    providerScope: true,
     method: 'post',
     path: `${V1}/webhook-endpoints/{endpointId}/rotate-secret`,
     summary: 'Issue a new signing secret for one endpoint; the previous one keeps signing beside it for 24 h',
@@ -237,6 +248,7 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'testScopedWebhookEndpoint',
+    providerScope: true,
     method: 'post',
     path: `${V1}/webhook-endpoints/{endpointId}/test`,
     summary: 'Send one signed webhook.test event to one endpoint now and answer what the receiver did',
@@ -248,11 +260,13 @@ export const providerOperations: OperationSpec[] = [
   {
     ...webhooks,
     operationId: 'listWebhookDeliveries',
+    providerScope: true,
     method: 'get',
     path: `${V1}/webhook-deliveries`,
     summary: 'Delivery records, newest first',
     description:
-      "The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one.",
+      "The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one. A provider " +
+      'key without Location-Id lists the deliveries to its provider-scope endpoints, at every location.',
     query: 'DeliveryListQuery',
     success: { status: 200, description: 'one page of deliveries', schema: 'DeliveryListResponse' },
     errors: {
@@ -320,7 +334,7 @@ export const providerOperations: OperationSpec[] = [
     errors: {
       ...authErrors(true),
       ...bodyErrors(
-        'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
+        'validation_failed: not exactly one of afterSequence and since, afterSequence for a provider-scope endpoint, or the endpoint is disabled',
       ),
       404: NO_ENDPOINT,
       410: 'events_expired: events after that point have been pruned',
@@ -329,20 +343,23 @@ export const providerOperations: OperationSpec[] = [
   {
     ...recovery,
     operationId: 'recoverScopedWebhooks',
+    providerScope: true,
     method: 'post',
     path: `${V1}/webhook-endpoints/{endpointId}/recover`,
     summary: 'Queue every retained event after a point to one endpoint again',
     description:
       'As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types ' +
       'it subscribes to and committed while its provider was connected to the location, queued in sequence order ' +
-      'with their original webhook-id, each body as its provider may see it.',
+      'with their original webhook-id, each body as its provider may see it. A provider-scope endpoint (a provider ' +
+      'key without Location-Id) recovers by since only, sequences being per location: the events of every location ' +
+      'its provider was connected to when they were committed, and its connection events.',
     pathParams: [ENDPOINT_ID],
     body: 'RecoverRequest',
     success: { status: 202, description: 'queued', schema: 'RecoverResponse' },
     errors: {
       ...authErrors(true),
       ...bodyErrors(
-        'validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled',
+        'validation_failed: not exactly one of afterSequence and since, afterSequence for a provider-scope endpoint, or the endpoint is disabled',
       ),
       404: NOT_IN_SCOPE,
       410: 'events_expired: events after that point have been pruned',

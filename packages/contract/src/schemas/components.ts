@@ -71,6 +71,8 @@ import {
 import {
   floorplanPublishedEventSchema,
   orderClosedEventSchema,
+  connectionGrantedEventSchema,
+  connectionRevokedEventSchema,
   tableFreedEventSchema,
   tableOccupiedEventSchema,
   tableSpendUpdatedEventSchema,
@@ -158,6 +160,8 @@ export const componentSchemas = {
   TableSpendUpdatedEvent: tableSpendUpdatedEventSchema,
   TableStatusChangedEvent: tableStatusChangedEventSchema,
   OrderClosedEvent: orderClosedEventSchema,
+  ConnectionGrantedEvent: connectionGrantedEventSchema,
+  ConnectionRevokedEvent: connectionRevokedEventSchema,
   WebhookTestEvent: webhookTestEventSchema,
   EventFeedQuery: eventFeedQuerySchema,
   EventFeedResponse: eventFeedResponseSchema,

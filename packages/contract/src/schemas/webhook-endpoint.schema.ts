@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, EVENT_TYPES } from '@pis/domain';
+import { DELIVERY_STATUSES, EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '@pis/domain';
 import { cursorSchema } from './reservation-list.schema';
 import {
   atLeast,
@@ -15,6 +15,10 @@ import {
 export const sequenceSchema = () => int(1, Number.MAX_SAFE_INTEGER);
 
 const eventTypes = () => ({ type: 'array', items: oneOfValues(EVENT_TYPES), uniqueItems: true }) as const;
+
+/** The types an endpoint of POST /webhook-endpoints may name: the connection events too (provider scope only). */
+const subscribableTypes = () =>
+  ({ type: 'array', items: oneOfValues(WEBHOOK_EVENT_TYPES), uniqueItems: true }) as const;
 
 export const webhookEndpointRequestSchema = closedObject(
   {
@@ -73,8 +77,13 @@ export const deliveryResponseSchema = responseObject({
   id: atLeast(1),
   endpointId: { ...atLeast(1), description: 'the endpoint the delivery is made to' },
   eventId: atLeast(1),
-  eventType: oneOfValues(EVENT_TYPES),
-  locationEventSequence: sequenceSchema(),
+  eventType: oneOfValues(WEBHOOK_EVENT_TYPES),
+  locationEventSequence: {
+    ...sequenceSchema(),
+    type: ['integer', 'null'],
+    description:
+      "the event's sequence at its location; null for a connection event (in no location's sequence)",
+  },
   status: oneOfValues(DELIVERY_STATUSES),
   attempts: { type: 'array', items: deliveryAttemptSchema },
   nextAttemptAt: nullableUtcDateTime(),
@@ -115,10 +124,11 @@ export const webhookEndpointCreateRequestSchema = closedObject(
   {
     url: { ...text(1, 2048), description: 'https (unless insecure URLs are allowed); no private hosts' },
     eventTypes: {
-      ...eventTypes(),
+      ...subscribableTypes(),
       minItems: 1,
-      maxItems: EVENT_TYPES.length,
-      description: 'the event types it receives; default: every event type',
+      maxItems: WEBHOOK_EVENT_TYPES.length,
+      description:
+        'the event types it receives; default: every event type of its scope. connection.granted and connection.revoked are for provider-scope endpoints only (422 on a location-scope endpoint)',
     },
     description: descriptionSchema(),
   } as const,
@@ -128,7 +138,7 @@ export const webhookEndpointCreateRequestSchema = closedObject(
 export const webhookEndpointPatchRequestSchema = closedObject(
   {
     url: { ...text(1, 2048), description: 'https (unless insecure URLs are allowed); no private hosts' },
-    eventTypes: { ...eventTypes(), minItems: 1, maxItems: EVENT_TYPES.length },
+    eventTypes: { ...subscribableTypes(), minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length },
     description: { ...descriptionSchema(), type: ['string', 'null'] },
   } as const,
   [],
@@ -142,13 +152,18 @@ export const scopedWebhookEndpointSchema = responseObject({
     pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
     description: 'the current signing secret; after a rotation the previous one also signs for 24 h',
   },
-  eventTypes: { ...eventTypes(), minItems: 1, maxItems: EVENT_TYPES.length },
+  eventTypes: { ...subscribableTypes(), minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length },
   description: { type: ['string', 'null'] },
   scope: {
-    ...oneOfValues(['location'] as const),
-    description: "location: it receives the events of one location (the key's, or the Location-Id)",
+    ...oneOfValues(['location', 'provider'] as const),
+    description:
+      "location: it receives the events of one location (the key's, or the Location-Id). provider (a provider key without Location-Id): the events of every location the provider is connected to, and its connection events",
   },
-  locationId: atLeast(1),
+  locationId: {
+    type: ['string', 'null'],
+    minLength: 1,
+    description: 'the location of a location-scope endpoint; null for a provider-scope one',
+  },
   status: {
     ...oneOfValues(['enabled', 'disabled'] as const),
     description: 'disabled: deliveries stopped (see disabledReason); a PATCH re-enables it',

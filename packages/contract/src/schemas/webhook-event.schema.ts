@@ -75,6 +75,24 @@ export const orderClosedEventSchema = eventBody('order.closed', {
   check: checkSchema,
 } as const);
 
+/**
+ * `connection.granted` / `connection.revoked`: to the provider's provider-scope endpoints only,
+ * outside every location's sequence (no `locationEventSequence`) and feed.
+ */
+const connectionEventBody = <T extends string>(type: T, what: string) =>
+  responseObject({
+    type: { type: 'string', const: type },
+    timestamp: { ...utcDateTime(), description: `when the connection was ${what}, UTC` },
+    data: responseObject({
+      locationId: { ...atLeast(1), description: `the location the provider was ${what}` },
+      locationName: { ...atLeast(1), description: "the location's name" },
+      occurredAt: utcDateTime(),
+    } as const),
+  } as const);
+
+export const connectionGrantedEventSchema = connectionEventBody('connection.granted', 'granted');
+export const connectionRevokedEventSchema = connectionEventBody('connection.revoked', 'revoked');
+
 /** The body of `POST /webhook-endpoint/test`: no sequence (it is not an event of the location). */
 export const webhookTestEventSchema = responseObject({
   type: { type: 'string', const: 'webhook.test' },

@@ -122,5 +122,7 @@ const EVENT_SCHEMAS: Record<string, ComponentName> = {
   'table.spend_updated': 'TableSpendUpdatedEvent',
   'table.status_changed': 'TableStatusChangedEvent',
   'order.closed': 'OrderClosedEvent',
+  'connection.granted': 'ConnectionGrantedEvent',
+  'connection.revoked': 'ConnectionRevokedEvent',
   'webhook.test': 'WebhookTestEvent',
 };

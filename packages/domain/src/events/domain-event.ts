@@ -13,6 +13,20 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * Events about a provider's connection to a location, delivered to that provider's
+ * provider-scope endpoints only: outside every location's sequence and feed.
+ */
+export const CONNECTION_EVENT_TYPES = ['connection.granted', 'connection.revoked'] as const;
+export type ConnectionEventType = (typeof CONNECTION_EVENT_TYPES)[number];
+
+/** Every type a webhook endpoint may subscribe to: the location events, then the connection events. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, ...CONNECTION_EVENT_TYPES] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const isConnectionEventType = (type: string): type is ConnectionEventType =>
+  (CONNECTION_EVENT_TYPES as readonly string[]).includes(type);
+
 export const TABLE_FREED_REASONS = ['closed', 'moved', 'voided'] as const;
 export type TableFreedReason = (typeof TABLE_FREED_REASONS)[number];
 
@@ -99,3 +113,26 @@ export type StoredEvent = DomainEvent & {
    */
   traceContext?: Readonly<Record<string, string>>;
 };
+
+/** `connection.granted` / `connection.revoked` as the grant or revoke raises it, for one provider. */
+export interface ConnectionEvent {
+  type: ConnectionEventType;
+  occurredAt: Instant;
+  data: { locationName: string; occurredAt: string };
+}
+
+/**
+ * A connection event as the outbox stored it: with its id, the location it is about and the
+ * provider it is for, and no sequence (it is in no location's feed).
+ */
+export type StoredConnectionEvent = ConnectionEvent & {
+  id: string;
+  locationId: string;
+  providerId: string;
+  sequence: null;
+  reservationProviderId?: undefined;
+  traceContext?: Readonly<Record<string, string>>;
+};
+
+/** What a webhook delivery carries: a location's event, or a provider's connection event. */
+export type DeliverableEvent = StoredEvent | StoredConnectionEvent;

@@ -34,6 +34,7 @@ export { authenticate, createLocation, issueApiKey, revokeApiKey } from './acces
 export {
   authenticateKey,
   resolveLocation,
+  resolveEndpointScope,
   type ActingLocation,
   type AuthenticateKey,
   type Credential,

@@ -1,4 +1,4 @@
-import type { EventType } from '../events/domain-event';
+import type { WebhookEventType } from '../events/domain-event';
 import type { Instant } from '../kernel/instant';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -24,8 +24,9 @@ export interface WebhookDelivery {
   locationId: string;
   endpointId: string;
   eventId: string;
-  eventType: EventType;
-  sequence: number;
+  eventType: WebhookEventType;
+  /** The event's sequence at its location; null for a connection event (in no location's sequence). */
+  sequence: number | null;
   status: DeliveryStatus;
   attempts: DeliveryAttempt[];
   nextAttemptAt: Instant | null;

@@ -1,9 +1,12 @@
 import type { DeliveryCursor, DeliveryStatus, WebhookDelivery } from './webhook-delivery';
 import type { WebhookEndpoint } from './webhook-endpoint';
 
-/** Where an endpoint is addressed: one provider's endpoints at one location. */
+/**
+ * Where an endpoint is addressed: one provider's endpoints at one location, or (`locationId`
+ * null) the provider's provider-scope endpoints, which receive every connected location's events.
+ */
 export interface EndpointScope {
-  locationId: string;
+  locationId: string | null;
   providerId: string;
 }
 
@@ -37,7 +40,8 @@ export interface WebhookDeliveryRepository {
 }
 
 export interface DeliveryListQuery {
-  locationId: string;
+  /** null: the deliveries to the provider's provider-scope endpoints, at every location (`providerId` set). */
+  locationId: string | null;
   /** Only the deliveries to this provider's endpoints; null for every endpoint (the operator). */
   providerId?: string | null;
   /** Only the deliveries to this endpoint. */

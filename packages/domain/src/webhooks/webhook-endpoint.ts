@@ -1,4 +1,9 @@
-import { EVENT_TYPES, type EventType } from '../events/domain-event';
+import {
+  EVENT_TYPES,
+  WEBHOOK_EVENT_TYPES,
+  type EventType,
+  type WebhookEventType,
+} from '../events/domain-event';
 import type { Instant } from '../kernel/instant';
 import { ownProviderId } from '../access/provider';
 
@@ -9,14 +14,17 @@ export interface WebhookSecret {
 }
 
 /**
- * A receiver of one location's events, belonging to one provider: the location's own provider
- * or a provider connected to it. A location has at most one `singleton` endpoint (the one
- * `PUT /webhook-endpoint` manages, its own provider's) and each provider at most
- * `ENDPOINTS_PER_SCOPE` endpoints there.
+ * A receiver of events, belonging to one provider. A location-scope endpoint receives one
+ * location's events (its provider is the location's own or one connected to it); a
+ * provider-scope endpoint (`locationId` null) receives the events of every location its
+ * provider is connected to, and that provider's connection events. A location has at most one
+ * `singleton` endpoint (the one `PUT /webhook-endpoint` manages, its own provider's) and each
+ * scope at most `ENDPOINTS_PER_SCOPE` endpoints.
  */
 export interface WebhookEndpoint {
   id: string;
-  locationId: string;
+  /** The location of a location-scope endpoint; null for a provider-scope one. */
+  locationId: string | null;
   /** The provider it belongs to: it is sent the events as that provider may see them. */
   providerId: string;
   /** Free text for its owner (at most 200 characters); null when none was given. */
@@ -24,7 +32,8 @@ export interface WebhookEndpoint {
   /** The location's endpoint of `PUT /webhook-endpoint`. */
   singleton: boolean;
   url: string;
-  events: EventType[];
+  /** The types it subscribes to; connection events only ever reach a provider-scope endpoint. */
+  events: WebhookEventType[];
   /** Current secret first, then older ones still inside their overlap window. */
   secrets: WebhookSecret[];
   createdAt: Instant;
@@ -121,20 +130,25 @@ export function currentSecret(endpoint: Pick<WebhookEndpoint, 'secrets'>): strin
 
 export function wantsEvent(
   endpoint: Pick<WebhookEndpoint, 'events' | 'disabledAt'>,
-  type: EventType,
+  type: WebhookEventType,
 ): boolean {
   return endpoint.disabledAt === null && endpoint.events.includes(type);
 }
 
-/** At most this many endpoints per provider and location. */
+/** At most this many endpoints per scope (a provider at a location, or a provider as a whole). */
 export const ENDPOINTS_PER_SCOPE = 10;
+
+/** The types an endpoint of the scope may subscribe to (and gets when it names none). */
+export const subscribableTypes = (locationId: string | null): readonly WebhookEventType[] =>
+  locationId === null ? WEBHOOK_EVENT_TYPES : EVENT_TYPES;
 
 export interface EndpointCreation {
   id: string;
-  locationId: string;
+  /** null: a provider-scope endpoint. */
+  locationId: string | null;
   providerId: string;
   url: string;
-  events: EventType[] | null;
+  events: WebhookEventType[] | null;
   description: string | null;
   newSecret: string;
   now: Instant;
@@ -142,15 +156,18 @@ export interface EndpointCreation {
 
 /** A new endpoint of `POST /webhook-endpoints`, with its own new secret. */
 export function createEndpoint(c: EndpointCreation): WebhookEndpoint {
+  const types = subscribableTypes(c.locationId);
   return {
-    ...registerEndpoint(null, {
-      id: c.id,
-      locationId: c.locationId,
-      url: c.url,
-      events: c.events,
-      newSecret: c.newSecret,
-      now: c.now,
-    }),
+    id: c.id,
+    locationId: c.locationId,
+    url: c.url,
+    events: c.events === null ? [...types] : types.filter((t) => c.events!.includes(t)),
+    secrets: [{ secret: c.newSecret, expiresAt: null }],
+    createdAt: c.now,
+    updatedAt: c.now,
+    disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
     providerId: c.providerId,
     description: c.description,
     singleton: false,
@@ -159,7 +176,7 @@ export function createEndpoint(c: EndpointCreation): WebhookEndpoint {
 
 export interface EndpointChange {
   url?: string;
-  events?: EventType[];
+  events?: WebhookEventType[];
   description?: string | null;
 }
 
@@ -173,7 +190,9 @@ export function changeEndpoint(
     ...endpoint,
     url: change.url ?? endpoint.url,
     events:
-      change.events === undefined ? endpoint.events : EVENT_TYPES.filter((t) => change.events!.includes(t)),
+      change.events === undefined
+        ? endpoint.events
+        : subscribableTypes(endpoint.locationId).filter((t) => change.events!.includes(t)),
     description: change.description === undefined ? endpoint.description : change.description,
     updatedAt: now,
   };

@@ -1,6 +1,7 @@
 import {
   withinSpans,
   type Clock,
+  type DeliverableEvent,
   type EventFeedQueries,
   type EventRecoveryRepository,
   type FeedPage,
@@ -43,6 +44,7 @@ export class InMemoryEventRecovery implements EventRecoveryRepository {
   ) {}
 
   async requeue(endpoint: WebhookEndpoint, from: RecoverFrom): Promise<{ queued: number } | 'expired'> {
+    if (endpoint.locationId === null) return this.requeueProviderScope(endpoint, from);
     const mark = this.draft.get('prunedThrough', endpoint.locationId);
     const bySequence = 'afterSequence' in from;
     if (mark !== undefined) {
@@ -50,14 +52,46 @@ export class InMemoryEventRecovery implements EventRecoveryRepository {
       if (expired) return 'expired';
     }
     // Only what was committed while the endpoint's provider was connected to the location.
-    const spans =
-      this.draft.get('connections', scoped(endpoint.locationId, endpoint.providerId))?.spans ?? [];
+    const locationId = endpoint.locationId;
+    const spans = this.draft.get('connections', scoped(locationId, endpoint.providerId))?.spans ?? [];
     const events = (this.draft.get('events', endpoint.locationId) ?? []).filter(
       (e) =>
         withinSpans(spans, e.sequence) &&
         endpoint.events.includes(e.type) &&
         (bySequence ? e.sequence > from.afterSequence : e.occurredAt.isAfter(from.since)),
     );
+    return { queued: this.queue(endpoint, events) };
+  }
+
+  /** By time only: each connected location's covered events, then the provider's connection events. */
+  private requeueProviderScope(endpoint: WebhookEndpoint, from: RecoverFrom): { queued: number } | 'expired' {
+    if (!('since' in from)) throw new Error('a provider-scope endpoint recovers by time only');
+    const events: DeliverableEvent[] = [];
+    for (const { connection, spans } of this.draft.map('connections').values()) {
+      if (connection.providerId !== endpoint.providerId) continue;
+      const mark = this.draft.get('prunedThrough', connection.locationId);
+      if (mark !== undefined && mark.occurredAt.isAfter(from.since)) return 'expired';
+      events.push(
+        ...(this.draft.get('events', connection.locationId) ?? []).filter(
+          (e) =>
+            withinSpans(spans, e.sequence) &&
+            endpoint.events.includes(e.type) &&
+            e.occurredAt.isAfter(from.since),
+        ),
+      );
+    }
+    for (const e of this.draft.map('connectionEvents').values()) {
+      if (
+        e.providerId === endpoint.providerId &&
+        endpoint.events.includes(e.type) &&
+        e.occurredAt.isAfter(from.since)
+      )
+        events.push(e);
+    }
+    return { queued: this.queue(endpoint, events) };
+  }
+
+  private queue(endpoint: WebhookEndpoint, events: DeliverableEvent[]): number {
     const now = this.clock.now();
     events.forEach((event, i) => {
       const id = this.ids.uuid();
@@ -81,6 +115,6 @@ export class InMemoryEventRecovery implements EventRecoveryRepository {
         recovered: true,
       });
     });
-    return { queued: events.length };
+    return events.length;
   }
 }

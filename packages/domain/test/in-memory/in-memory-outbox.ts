@@ -1,4 +1,12 @@
-import type { Clock, DomainEvent, IdGenerator, Outbox, StoredEvent } from '../../src';
+import type {
+  Clock,
+  ConnectionEvent,
+  DomainEvent,
+  IdGenerator,
+  Outbox,
+  StoredConnectionEvent,
+  StoredEvent,
+} from '../../src';
 import { detach } from './detach';
 import { lastSequence, type Draft } from './state';
 
@@ -23,6 +31,23 @@ export class InMemoryOutbox implements Outbox {
     this.draft.put('events', locationId, [...outbox, ...stored]);
     const now = this.clock.now();
     for (const event of stored) this.draft.put('appendedAt', event.id, now);
+    return detach(stored);
+  }
+
+  async appendConnectionEvent(
+    providerId: string,
+    locationId: string,
+    event: ConnectionEvent,
+  ): Promise<StoredConnectionEvent> {
+    const stored: StoredConnectionEvent = {
+      ...detach(event),
+      id: this.ids.uuid(),
+      locationId,
+      providerId,
+      sequence: null,
+    };
+    this.draft.put('connectionEvents', stored.id, stored);
+    this.draft.put('appendedAt', stored.id, this.clock.now());
     return detach(stored);
   }
 }

@@ -8,6 +8,7 @@ import {
   type Outcome,
   type Queries,
   type Reservation,
+  type StoredConnectionEvent,
   type StoredEvent,
   type Transaction,
   type UnitOfWork,
@@ -68,6 +69,11 @@ export class InMemoryDomainStore {
     events: new InMemoryEventFeedQueries(() => this.reader()),
     tableState: new InMemoryTableStateQueries(() => this.reader()),
   };
+
+  /** The committed connection events (outside every location's outbox), in the order appended. */
+  connectionEvents(): StoredConnectionEvent[] {
+    return detach([...this.committed.connectionEvents.values()]);
+  }
 
   /** The location's committed outbox events, by sequence. */
   events(locationId: string): StoredEvent[] {
@@ -145,7 +151,8 @@ export class InMemoryDomainStore {
       }
       const next = draft.end();
       if (!outcome.ok) return outcome;
-      const appended = next.events !== this.committed.events;
+      const appended =
+        next.events !== this.committed.events || next.connectionEvents !== this.committed.connectionEvents;
       this.committed = next;
       if (appended) for (const listener of this.commitListeners) listener();
       return outcome;

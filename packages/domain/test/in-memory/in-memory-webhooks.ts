@@ -113,14 +113,21 @@ export class InMemoryWebhookQueries implements WebhookQueries {
   async listDeliveries(q: DeliveryListQuery): Promise<WebhookDelivery[]> {
     const { locationId, status, after, limit } = q;
     const endpoints = this.read().map('endpoints');
-    return [...this.read().map('deliveries').values()]
-      .filter((d) => d.locationId === locationId && (status === null || d.status === status))
-      .filter((d) => q.endpointId == null || d.endpointId === q.endpointId)
-      .filter((d) => q.providerId == null || endpoints.get(d.endpointId)?.providerId === q.providerId)
-      .filter((d) => after === null || newestFirst(d, after) > 0)
-      .sort(newestFirst)
-      .slice(0, limit)
-      .map(detach);
+    return (
+      [...this.read().map('deliveries').values()]
+        .filter(
+          (d) =>
+            (locationId === null || d.locationId === locationId) && (status === null || d.status === status),
+        )
+        .filter((d) => q.endpointId == null || d.endpointId === q.endpointId)
+        .filter((d) => q.providerId == null || endpoints.get(d.endpointId)?.providerId === q.providerId)
+        // A provider's log at a location lists its endpoints there; with no location, its provider-scope ones.
+        .filter((d) => q.providerId == null || endpoints.get(d.endpointId)?.locationId === locationId)
+        .filter((d) => after === null || newestFirst(d, after) > 0)
+        .sort(newestFirst)
+        .slice(0, limit)
+        .map(detach)
+    );
   }
 }
 

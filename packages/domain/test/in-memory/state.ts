@@ -10,6 +10,7 @@ import type {
   PublishedFloorPlan,
   Reservation,
   Room,
+  StoredConnectionEvent,
   StoredEvent,
   WebhookDelivery,
   WebhookEndpoint,
@@ -39,6 +40,8 @@ export interface Rows {
   plans: PlanState;
   /** A location's outbox, by sequence; by location id. */
   events: StoredEvent[];
+  /** Connection events (no sequence, in no location's outbox), in the order appended; by event id. */
+  connectionEvents: StoredConnectionEvent;
   /** When each event joined the outbox (the store's clock); by event id. */
   appendedAt: Instant;
   /** One endpoint per location; by location id. */
@@ -75,6 +78,7 @@ export const emptyState = (): State => ({
   tableHolders: new Map(),
   plans: new Map(),
   events: new Map(),
+  connectionEvents: new Map(),
   appendedAt: new Map(),
   endpoints: new Map(),
   deliveries: new Map(),

@@ -1,5 +1,11 @@
 import type { RequestHandler } from 'express';
-import { authenticateKey, resolveLocation, type Credential, type Deps } from '@pis/domain';
+import {
+  authenticateKey,
+  resolveEndpointScope,
+  resolveLocation,
+  type Credential,
+  type Deps,
+} from '@pis/domain';
 import { fromFailure, HttpError } from '../errors/http-error';
 
 /** Who calls the provider API: a recognised key and the provider it acts for. */
@@ -32,12 +38,20 @@ export function providerAuth(deps: Deps): RequestHandler {
  * (per key alone, since it acts on no location) and the refusal carries the limit headers; the
  * refusal answers even when the count is over the limit (the location is checked first).
  */
-export function locationOfRequest(deps: Deps): RequestHandler {
+export function locationOfRequest(deps: Deps, options: { providerScope?: boolean } = {}): RequestHandler {
   return async (req, res, next) => {
     const caller = callerOf(res.locals);
-    const resolved = await resolveLocation(deps, { credential: caller, requested: req.get('location-id') });
+    const command = { credential: caller, requested: req.get('location-id') };
+    const resolved = options.providerScope
+      ? await resolveEndpointScope(deps, command)
+      : await resolveLocation(deps, command);
     if (!resolved.ok) {
       res.locals.locationRefusal = fromFailure(resolved);
+      return next();
+    }
+    // A provider key without Location-Id on a webhook endpoint route: its provider-scope endpoints.
+    if ('providerScope' in resolved.value) {
+      res.locals.providerScope = true;
       return next();
     }
     const principal: ProviderPrincipal = { ...caller, ...resolved.value };
@@ -76,6 +90,9 @@ export function callerOf(locals: Record<string, unknown>): ProviderCaller {
   if (!caller) throw new Error('provider route reached without authentication');
   return caller;
 }
+
+/** Whether the request acts on its provider's provider-scope endpoints (no location). */
+export const inProviderScope = (locals: Record<string, unknown>): boolean => locals.providerScope === true;
 
 export function principalOf(locals: Record<string, unknown>): ProviderPrincipal {
   const principal = locals.principal as ProviderPrincipal | undefined;

@@ -7,6 +7,8 @@ export type RouteHandlers = Record<string, RequestHandler>;
 export interface RouteGuards {
   /** Run first on every operation (authentication, rate limit). */
   before: RequestHandler[];
+  /** Replaces `before` on the operations it answers for (e.g. those a provider scope reaches). */
+  beforeOf?: (op: OperationSpec) => RequestHandler[] | undefined;
   /** Reads the body; only operations that take one get it, the others ignore a body. */
   body: RequestHandler;
   /** Run after the body is read. */
@@ -40,7 +42,7 @@ export function operationRoutes(
     method: op.method,
     path: op.path.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1'),
     handlers: [
-      ...guards.before,
+      ...(guards.beforeOf?.(op) ?? guards.before),
       ...(op.body === undefined ? [] : [guards.body]),
       ...guards.after,
       ...(op.method === 'post' ? [guards.idempotent] : []),

@@ -50,7 +50,7 @@ import {
   type ContractValidator,
 } from '@pis/contract';
 import type { RequestHandler } from 'express';
-import { callerOf, ownEndpointOnly, principalOf } from '../auth/provider-auth';
+import { callerOf, inProviderScope, ownEndpointOnly, principalOf } from '../auth/provider-auth';
 import { deliveryLogHandlers } from './delivery-log';
 import { accepted, endpoint, param, respond } from './endpoint';
 import type { RouteHandlers } from './operation-routes';
@@ -72,6 +72,11 @@ const guarded =
 export function providerHandlers(deps: Deps, validator: ContractValidator): RouteHandlers {
   const at = (res: Locals) => principalOf(res.locals).locationId;
   const scope = (res: Locals) => ({ locationId: at(res), providerId: principalOf(res.locals).providerId });
+  // The webhook endpoint routes: a location's scope, or (a provider key without Location-Id) the provider's.
+  const endpointScope = (res: Locals): { locationId: string | null; providerId: string } =>
+    inProviderScope(res.locals)
+      ? { locationId: null, providerId: callerOf(res.locals).providerId }
+      : scope(res);
   const deliveryLog = deliveryLogHandlers(
     deps,
     validator,
@@ -173,7 +178,7 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       const command = accepted(toDeliveryListCommand(query.value));
       if (!command.ok) return command;
       return respond(
-        listWebhookDeliveries(deps, { ...scope(res), ...command.value }),
+        listWebhookDeliveries(deps, { ...endpointScope(res), ...command.value }),
         200,
         toDeliveryListResponse,
       );
@@ -182,19 +187,19 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
     createWebhookEndpoint: endpoint(async (req, res) => {
       const body = accepted(validator.webhookEndpointCreateRequest(req.body));
       if (!body.ok) return body;
-      const command = { ...scope(res), ...toWebhookEndpointCreation(body.value) };
+      const command = { ...endpointScope(res), ...toWebhookEndpointCreation(body.value) };
       return respond(createWebhookEndpoint(deps, command), 201, toScopedWebhookEndpointResponse);
     }),
 
     listWebhookEndpoints: endpoint(async (_req, res) =>
-      respond(listWebhookEndpoints(deps, scope(res)), 200, (endpoints) => ({
+      respond(listWebhookEndpoints(deps, endpointScope(res)), 200, (endpoints) => ({
         endpoints: endpoints.map(toScopedWebhookEndpointResponse),
       })),
     ),
 
     getScopedWebhookEndpoint: endpoint(async (req, res) =>
       respond(
-        getScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        getScopedWebhookEndpoint(deps, { ...endpointScope(res), id: param(req, 'endpointId') }),
         200,
         toScopedWebhookEndpointResponse,
       ),
@@ -204,7 +209,7 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
       const body = accepted(validator.webhookEndpointPatchRequest(req.body));
       if (!body.ok) return body;
       const command = {
-        ...scope(res),
+        ...endpointScope(res),
         id: param(req, 'endpointId'),
         change: toWebhookEndpointChange(body.value),
       };
@@ -213,7 +218,7 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
 
     deleteScopedWebhookEndpoint: endpoint(async (req, res) =>
       respond(
-        deleteScopedWebhookEndpoint(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        deleteScopedWebhookEndpoint(deps, { ...endpointScope(res), id: param(req, 'endpointId') }),
         204,
         () => undefined,
       ),
@@ -221,7 +226,7 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
 
     rotateScopedWebhookSecret: endpoint(async (req, res) =>
       respond(
-        rotateScopedWebhookSecret(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        rotateScopedWebhookSecret(deps, { ...endpointScope(res), id: param(req, 'endpointId') }),
         200,
         toScopedWebhookEndpointResponse,
       ),
@@ -230,13 +235,17 @@ export function providerHandlers(deps: Deps, validator: ContractValidator): Rout
     recoverScopedWebhooks: endpoint(async (req, res) => {
       const body = accepted(validator.recoverRequest(req.body));
       if (!body.ok) return body;
-      const command = { ...scope(res), id: param(req, 'endpointId'), from: toRecoverFrom(body.value) };
+      const command = {
+        ...endpointScope(res),
+        id: param(req, 'endpointId'),
+        from: toRecoverFrom(body.value),
+      };
       return respond(recoverScopedWebhooks(deps, command), 202, toRecoverResponse);
     }),
 
     testScopedWebhookEndpoint: endpoint(async (req, res) =>
       respond(
-        sendScopedTestWebhook(deps, { ...scope(res), id: param(req, 'endpointId') }),
+        sendScopedTestWebhook(deps, { ...endpointScope(res), id: param(req, 'endpointId') }),
         200,
         (result) => ({
           ...result,

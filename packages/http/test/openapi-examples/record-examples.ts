@@ -386,6 +386,7 @@ export async function recordExamples(): Promise<RecordedExamples> {
 
   // A provider across venues: one key, connected to the location, naming it per request.
   const providerKey = await providersAcrossVenues(w, at);
+  Object.assign(webhooks, connectionWebhookExamples(w));
 
   // Answers every operation gives alike.
   const shared = await sharedAnswers(w, key, keyId, providerKey);
@@ -588,6 +589,26 @@ function webhookExamples(w: ExampleWorld, locationId: string): Record<string, We
     body,
     secret,
   );
+  return out;
+}
+
+/**
+ * The connection events of the provider's grant, revoke and re-grant (the first of each type),
+ * signed with the same example secret as every other webhook example.
+ */
+function connectionWebhookExamples(w: ExampleWorld): Record<string, WebhookExample> {
+  const shown = w.operations['getWebhookEndpoint']!.responses['200']!['registered']!.value as {
+    secret: string;
+  };
+  const out: Record<string, WebhookExample> = {};
+  for (const event of w.memory.store.connectionEvents()) {
+    out[event.type] ??= signed(
+      event.id,
+      Math.floor(event.occurredAt.epochMillis() / 1000),
+      toWebhookEventBody(event),
+      shown.secret,
+    );
+  }
   return out;
 }
 
@@ -835,6 +856,9 @@ async function providersAcrossVenues(w: ExampleWorld, at: { locationId: string }
     name: 'provider',
     summary: 'a provider key with Location-Id: the deliveries to its own endpoints there (none yet)',
   });
+  // A revoke and a re-grant, so that both connection events exist to be shown.
+  await call('revokeConnection', { as: operator, params: connection, expect: 204, keep: false });
+  await call('grantConnection', { as: operator, params: connection, expect: 200, keep: false });
   return key;
 }
 

@@ -32,7 +32,7 @@ export async function markEventsPruned(sql: Sql, gone: readonly PrunedEvent[]): 
     `WITH gone AS (SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[])
                      AS g(location_id, sequence, occurred_at)),
           newest AS (SELECT DISTINCT ON (location_id) location_id, sequence, occurred_at
-                       FROM gone ORDER BY location_id, sequence DESC)
+                       FROM gone WHERE sequence IS NOT NULL ORDER BY location_id, sequence DESC)
      UPDATE locations l SET events_pruned_through = n.sequence, events_pruned_through_at = n.occurred_at
        FROM newest n WHERE l.id = n.location_id AND n.sequence > l.events_pruned_through`,
     [gone.map((e) => e.location_id), gone.map((e) => e.sequence), gone.map((e) => e.occurred_at)],

@@ -8,7 +8,7 @@ import type {
   Outbox,
   ProviderRepository,
   ReservationRepository,
-  StoredEvent,
+  DeliverableEvent,
   Transaction,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
@@ -45,7 +45,7 @@ export class PgTransaction implements Transaction {
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly eventRecovery: EventRecoveryRepository;
 
-  constructor(sql: Sql, cipher: SecretCipher, appended: StoredEvent[]) {
+  constructor(sql: Sql, cipher: SecretCipher, appended: DeliverableEvent[]) {
     this.reservations = new PgReservationRepository(sql);
     this.floorPlans = new PgFloorPlanRepository(sql);
     this.orders = new PgOrderRepository(sql);

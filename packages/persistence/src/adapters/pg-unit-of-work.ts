@@ -1,10 +1,10 @@
-import type { Outcome, StoredEvent, Transaction, UnitOfWork } from '@pis/domain';
+import type { DeliverableEvent, Outcome, Transaction, UnitOfWork } from '@pis/domain';
 import type { SecretCipher } from '../mappers/webhook.mapper';
 import type { Database } from '../db/database';
 import { PgTransaction } from './pg-transaction';
 
 /** Called after a commit that appended events, with what it appended (in sequence order per location). */
-export type EventsCommittedListener = (events: StoredEvent[]) => void;
+export type EventsCommittedListener = (events: DeliverableEvent[]) => void;
 
 export interface UnitOfWorkSettings {
   /** How many times the whole work runs at most when the database aborts it for a deadlock or a serialisation failure. */
@@ -60,8 +60,8 @@ export class PgUnitOfWork implements UnitOfWork {
   /** One attempt; answers the outcome and the events it committed (none when it rolled back). */
   private async once<T>(
     work: (tx: Transaction) => Promise<Outcome<T>>,
-  ): Promise<{ outcome: Outcome<T>; committed: StoredEvent[] }> {
-    const appended: StoredEvent[] = [];
+  ): Promise<{ outcome: Outcome<T>; committed: DeliverableEvent[] }> {
+    const appended: DeliverableEvent[] = [];
     const outcome = await this.db.transaction(
       (sql) => work(new PgTransaction(sql, this.cipher, appended)),
       (result) => result.ok,
@@ -69,7 +69,7 @@ export class PgUnitOfWork implements UnitOfWork {
     return { outcome, committed: outcome.ok ? appended : [] };
   }
 
-  private announce(events: StoredEvent[]): void {
+  private announce(events: DeliverableEvent[]): void {
     for (const listener of this.listeners) {
       try {
         listener(events);

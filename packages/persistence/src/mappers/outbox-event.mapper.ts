@@ -1,4 +1,4 @@
-import type { DomainEvent, EventType, StoredEvent } from '@pis/domain';
+import type { ConnectionEvent, DomainEvent, EventType, StoredEvent } from '@pis/domain';
 import { instantFromDb, instantToDb } from '../db-instant';
 import type { OutboxEventRow } from '../schemas/outbox-event.schema';
 
@@ -7,7 +7,11 @@ export type NewOutboxEventRow = Omit<OutboxEventRow, 'created_at'>;
 
 export const outboxEventMapper = {
   toDomain(
-    row: Omit<OutboxEventRow, 'created_at' | 'relayed_at' | 'reservation_provider_id' | 'trace_context'> & {
+    row: Omit<
+      OutboxEventRow,
+      'created_at' | 'relayed_at' | 'reservation_provider_id' | 'trace_context' | 'provider_id' | 'sequence'
+    > & {
+      sequence: number;
       reservation_provider_id?: string | null;
       trace_context?: Record<string, string> | null;
     },
@@ -37,6 +41,7 @@ export const outboxEventMapper = {
       sequence,
       type: event.type,
       occurred_at: instantToDb(event.occurredAt),
+      provider_id: null,
       data: { ...event.data },
       reservation_provider_id: event.reservationProviderId ?? null,
       trace_context: traceContext === null ? null : { ...traceContext },
@@ -44,3 +49,25 @@ export const outboxEventMapper = {
     };
   },
 };
+
+/** A connection event's row: no sequence, the provider it is for. */
+export function connectionEventRow(
+  providerId: string,
+  locationId: string,
+  id: string,
+  event: ConnectionEvent,
+  traceContext: Readonly<Record<string, string>> | null = null,
+): NewOutboxEventRow {
+  return {
+    id,
+    location_id: locationId,
+    sequence: null,
+    provider_id: providerId,
+    type: event.type,
+    occurred_at: instantToDb(event.occurredAt),
+    data: { ...event.data },
+    reservation_provider_id: null,
+    trace_context: traceContext === null ? null : { ...traceContext },
+    relayed_at: null,
+  };
+}

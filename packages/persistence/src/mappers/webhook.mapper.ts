@@ -1,4 +1,4 @@
-import type { DeliveryStatus, EventType, WebhookDelivery, WebhookEndpoint } from '@pis/domain';
+import type { DeliveryStatus, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@pis/domain';
 import { instantFromDb, instantToDb, nullableInstantFromDb, nullableInstantToDb } from '../db-instant';
 import type { WebhookAttemptRow } from '../schemas/webhook-attempt.schema';
 import type { WebhookDeliveryRow } from '../schemas/webhook-delivery.schema';
@@ -19,7 +19,7 @@ export const webhookEndpointMapper = {
       description: row.description,
       singleton: row.singleton,
       url: row.url,
-      events: [...row.events] as EventType[],
+      events: [...row.events] as WebhookEventType[],
       secrets: row.secrets.map((s) => ({
         secret: cipher.decrypt(s.secret),
         expiresAt: nullableInstantFromDb(s.expiresAt),
@@ -63,8 +63,8 @@ export function webhookDeliveryToDomain(
     locationId: row.location_id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
-    eventType: row.event_type as EventType,
-    sequence: row.sequence,
+    eventType: row.event_type as WebhookEventType,
+    sequence: row.sequence === null ? null : Number(row.sequence),
     status: row.status as DeliveryStatus,
     attempts: attempts.map((a) => ({
       attemptedAt: instantFromDb(a.attempted_at),

@@ -10,6 +10,7 @@ import { IdempotencyKeys1764900000000 } from './1764900000000-idempotency-keys';
 import { ProvidersAndConnections1764910000000 } from './1764910000000-providers-and-connections';
 import { SeveralWebhookEndpoints1765000000000 } from './1765000000000-several-webhook-endpoints';
 import { OutboxTraceContext1765100000000 } from './1765100000000-outbox-trace-context';
+import { ProviderScopeEndpoints1765200000000 } from './1765200000000-provider-scope-endpoints';
 
 /** Every migration, oldest first. Add new ones here and as files beside this one. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ProvidersAndConnections1764910000000,
   SeveralWebhookEndpoints1765000000000,
   OutboxTraceContext1765100000000,
+  ProviderScopeEndpoints1765200000000,
 ];

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { currentTraceContext, type DomainEvent, type Outbox, type StoredEvent } from '@pis/domain';
+import {
+  currentTraceContext,
+  type ConnectionEvent,
+  type DeliverableEvent,
+  type DomainEvent,
+  type Outbox,
+  type StoredConnectionEvent,
+  type StoredEvent,
+} from '@pis/domain';
 import { bumpEventSequence } from '../access/location-event-marks';
-import { outboxEventMapper } from '../mappers/outbox-event.mapper';
+import { connectionEventRow, outboxEventMapper } from '../mappers/outbox-event.mapper';
 import { outboxEventSchema } from '../schemas/outbox-event.schema';
 import type { Sql } from '../db/sql';
 
@@ -18,7 +26,7 @@ export class PgOutbox implements Outbox {
   /** `appended` collects what this transaction appended, for the after-commit listeners. */
   constructor(
     private readonly sql: Sql,
-    private readonly appended: StoredEvent[],
+    private readonly appended: DeliverableEvent[],
   ) {}
 
   async append(locationId: string, events: DomainEvent[]): Promise<StoredEvent[]> {
@@ -37,8 +45,39 @@ export class PgOutbox implements Outbox {
        SELECT pg_notify('${OUTBOX_CHANNEL}', $1)`,
       [locationId, ...params],
     );
-    const stored = rows.map((row) => outboxEventMapper.toDomain(row));
+    const stored = rows.map((row) => outboxEventMapper.toDomain({ ...row, sequence: row.sequence! }));
     this.appended.push(...stored);
+    return stored;
+  }
+
+  /**
+   * A connection event: a row without a sequence (the location's counter is not touched, so
+   * its feed never sees it), relayed like any other to the provider's provider-scope endpoints.
+   */
+  async appendConnectionEvent(
+    providerId: string,
+    locationId: string,
+    event: ConnectionEvent,
+  ): Promise<StoredConnectionEvent> {
+    const traceContext = currentTraceContext();
+    const row = connectionEventRow(providerId, locationId, randomUUID(), event, traceContext);
+    const { columns, values, params } = this.sql.insertValues(outboxEventSchema, [row], 1);
+    await this.sql.rows(
+      `WITH inserted AS (INSERT INTO outbox_events (${columns}) VALUES ${values})
+       SELECT pg_notify('${OUTBOX_CHANNEL}', $1)`,
+      [locationId, ...params],
+    );
+    const stored: StoredConnectionEvent = {
+      id: row.id,
+      locationId,
+      providerId,
+      sequence: null,
+      type: event.type,
+      occurredAt: event.occurredAt,
+      data: { ...event.data },
+      ...(traceContext === null ? {} : { traceContext }),
+    };
+    this.appended.push(stored);
     return stored;
   }
 }

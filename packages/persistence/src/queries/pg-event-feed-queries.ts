@@ -45,7 +45,10 @@ export class PgEventFeedQueries implements EventFeedQueries {
     );
     const pruned = rows[0]?.pruned ?? 0;
     return {
-      events: rows.filter((r) => r.id !== null).map((r) => outboxEventMapper.toDomain(r)),
+      // The walk is by sequence: every row it finds has one.
+      events: rows
+        .filter((r) => r.id !== null)
+        .map((r) => outboxEventMapper.toDomain({ ...r, sequence: Number(r.sequence) })),
       oldestRetainedSequence: Number(pruned) + 1,
     };
   }

@@ -4,8 +4,13 @@ import { bigint, instant, jsonb, primaryUuid, text, uuid, type InstantText } fro
 export interface OutboxEventRow {
   id: string;
   location_id: string;
-  /** The event's locationEventSequence: per location, strictly increasing in commit order. */
-  sequence: number;
+  /**
+   * The event's locationEventSequence: per location, strictly increasing in commit order. Null
+   * for a connection event, which is in no location's sequence.
+   */
+  sequence: number | null;
+  /** A connection event's provider (the one granted or revoked); null for a location event. */
+  provider_id: string | null;
   type: string;
   occurred_at: InstantText;
   /** The event's `data` without the sequence (the relay adds it to the webhook body). */
@@ -32,7 +37,8 @@ export const outboxEventSchema = new EntitySchema<OutboxEventRow>({
   columns: {
     id: primaryUuid(),
     location_id: uuid(),
-    sequence: bigint(),
+    sequence: { ...bigint(), nullable: true },
+    provider_id: uuid({ nullable: true }),
     type: text(),
     occurred_at: instant(),
     data: jsonb(),

@@ -7,7 +7,8 @@ export interface WebhookDeliveryRow {
   endpoint_id: string;
   event_id: string;
   event_type: string;
-  sequence: number;
+  /** null for a connection event's delivery (in no location's sequence). */
+  sequence: number | null;
   status: string;
   attempt_count: number;
   next_attempt_at: InstantText | null;
@@ -28,7 +29,7 @@ export const webhookDeliverySchema = new EntitySchema<WebhookDeliveryRow>({
     endpoint_id: uuid(),
     event_id: uuid(),
     event_type: text(),
-    sequence: bigint(),
+    sequence: { ...bigint(), nullable: true },
     status: text(),
     attempt_count: int(),
     next_attempt_at: instant(true),

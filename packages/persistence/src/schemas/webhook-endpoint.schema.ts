@@ -9,7 +9,8 @@ export interface StoredSecretJson {
 
 export interface WebhookEndpointRow {
   id: string;
-  location_id: string;
+  /** null: a provider-scope endpoint (every location its provider is connected to). */
+  location_id: string | null;
   /** The provider the endpoint belongs to (a location's own provider has the location's id). */
   provider_id: string;
   description: string | null;
@@ -31,7 +32,7 @@ export const webhookEndpointSchema = new EntitySchema<WebhookEndpointRow>({
   tableName: 'webhook_endpoints',
   columns: {
     id: primaryUuid(),
-    location_id: uuid(),
+    location_id: uuid({ nullable: true }),
     provider_id: uuid(),
     description: text(true),
     singleton: bool(),

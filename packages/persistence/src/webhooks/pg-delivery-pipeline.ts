@@ -1,4 +1,4 @@
-import { GONE_REASON, Instant, type EventType, type StoredEvent } from '@pis/domain';
+import { GONE_REASON, Instant, type DeliverableEvent, type EventType } from '@pis/domain';
 import {
   type AttemptFollowUp,
   type AttemptLog,
@@ -36,16 +36,17 @@ interface ClaimRow {
   attempt_count: number;
   event_id: string;
   event_type: EventType;
-  sequence: string;
+  sequence: string | null;
   occurred_micros: string;
   data: unknown;
   reservation_provider_id: string | null;
+  provider_id: string | null;
 }
 
 /** What a claim returns: the delivery and its outbox event (`e`). */
 const CLAIMED_COLUMNS = `d.id, d.location_id, d.endpoint_id, d.generation, d.attempt_count,
   e.id AS event_id, e.type AS event_type, e.sequence::text AS sequence, e.data, e.reservation_provider_id,
-  e.trace_context, (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
+  e.provider_id, e.trace_context, (extract(epoch FROM e.occurred_at) * 1000000)::bigint::text AS occurred_micros`;
 
 /** A due-deliveries claim reads this many times its limit, so that a few endpoints' backlogs leave room for others. */
 const CLAIM_WINDOW = 4;
@@ -53,21 +54,26 @@ const CLAIM_WINDOW = 4;
 /** SQL for "now plus the milliseconds in parameter `param`". */
 const msFromNow = (param: string) => `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
 
-/** The outbox event of a row that carries its columns (`CLAIMED_COLUMNS`, the relay's answer). */
+/**
+ * The outbox event of a row that carries its columns (`CLAIMED_COLUMNS`, the relay's answer):
+ * a location's event, or (no sequence) a connection event for the provider in `provider_id`.
+ */
 const eventOf = (r: {
   event_id: string;
   location_id: string;
-  sequence: string;
+  sequence: string | null;
   event_type: EventType;
   occurred_micros: string;
   data: unknown;
   reservation_provider_id: string | null;
+  provider_id?: string | null;
   trace_context?: Record<string, string> | null;
-}): StoredEvent =>
+}): DeliverableEvent =>
   ({
     id: r.event_id,
     locationId: r.location_id,
-    sequence: Number(r.sequence),
+    sequence: r.sequence === null ? null : Number(r.sequence),
+    ...(r.sequence === null ? { providerId: r.provider_id } : {}),
     type: r.event_type,
     occurredAt: Instant.fromEpochMicros(BigInt(r.occurred_micros)),
     data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
@@ -75,7 +81,7 @@ const eventOf = (r: {
     ...(r.reservation_provider_id === null ? {} : { reservationProviderId: r.reservation_provider_id }),
     // The trace of the write that raised it (docs/decisions/0230-trace-propagation.md).
     ...(r.trace_context ? { traceContext: r.trace_context } : {}),
-  }) as StoredEvent;
+  }) as DeliverableEvent;
 
 const toClaimed = (r: ClaimRow): ClaimedDelivery => ({
   id: r.id,
@@ -93,19 +99,26 @@ interface RelayRow {
   endpoint_id: string;
   event_id: string;
   event_type: EventType;
-  sequence: string;
+  sequence: string | null;
   occurred_micros: string;
   data: unknown;
   reservation_provider_id: string | null;
+  provider_id: string | null;
 }
 
 /**
  * One statement: claims unrelayed events with `FOR UPDATE SKIP LOCKED` (several relays share
  * the work without waiting on each other), marks them relayed, and inserts one delivery per
- * event and endpoint of its location that wants it (of a provider connected to the location
- * when the event was committed: the connection's covered sequences hold it), in outbox order (so their due times follow it),
- * answering the deliveries with their events. A relay that dies before it commits leaves the
- * events unrelayed for the next; `ON CONFLICT DO NOTHING` keeps a repeated fan-out harmless.
+ * event and endpoint that wants it, in outbox order (so their due times follow it), answering
+ * the deliveries with their events. Three branches, each an index walk from the event to the
+ * endpoints that want it:
+ * - a location event to its location's endpoints, of a provider connected to the location when
+ *   the event was committed (the connection's covered sequences hold it);
+ * - a location event to the provider-scope endpoints of each provider whose connection to the
+ *   location covers it (`connections` by location, then `webhook_endpoints_provider_scope`);
+ * - a connection event (no sequence) to its provider's provider-scope endpoints.
+ * A relay that dies before it commits leaves the events unrelayed for the next;
+ * `ON CONFLICT DO NOTHING` keeps a repeated fan-out harmless.
  */
 export class PgOutboxRelayStore implements OutboxRelayStore {
   constructor(private readonly db: Database) {}
@@ -119,26 +132,40 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
        ), relayed AS (
          UPDATE outbox_events e SET relayed_at = clock_timestamp() FROM claimed c WHERE e.id = c.id
          RETURNING e.id, e.location_id, e.type, e.sequence, e.data, e.occurred_at, e.created_at,
-                   e.reservation_provider_id, e.trace_context
+                   e.reservation_provider_id, e.provider_id, e.trace_context
        ), created AS (
          INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence, status,
                                          attempt_count, next_attempt_at, generation, queued_generation,
                                          created_at, updated_at)
-         SELECT gen_random_uuid(), r.location_id, ep.id, r.id, r.type, r.sequence, 'pending',
+         SELECT gen_random_uuid(), r.location_id, w.endpoint_id, r.id, r.type, r.sequence, 'pending',
                 0, CASE WHEN $2::float8 IS NULL THEN clock_timestamp() ELSE ${msFromNow('$2')} END,
                 0, CASE WHEN $2::float8 IS NOT NULL THEN 0 END, clock_timestamp(), clock_timestamp()
-           FROM relayed r
-           JOIN webhook_endpoints ep ON ep.location_id = r.location_id
-                                    AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
-           JOIN connections cn ON cn.location_id = r.location_id AND cn.provider_id = ep.provider_id
-                              AND cn.covered @> r.sequence
+           FROM (SELECT r.id AS event_id, ep.id AS endpoint_id
+                   FROM relayed r
+                   JOIN webhook_endpoints ep ON ep.location_id = r.location_id
+                                            AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+                   JOIN connections cn ON cn.location_id = r.location_id AND cn.provider_id = ep.provider_id
+                                      AND cn.covered @> r.sequence
+                 UNION ALL
+                 SELECT r.id, ep.id
+                   FROM relayed r
+                   JOIN connections cn ON cn.location_id = r.location_id AND cn.covered @> r.sequence
+                   JOIN webhook_endpoints ep ON ep.provider_id = cn.provider_id AND ep.location_id IS NULL
+                                            AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+                 UNION ALL
+                 SELECT r.id, ep.id
+                   FROM relayed r
+                   JOIN webhook_endpoints ep ON ep.provider_id = r.provider_id AND ep.location_id IS NULL
+                                            AND ep.disabled_at IS NULL AND r.type = ANY(ep.events)
+                  WHERE r.sequence IS NULL) w
+           JOIN relayed r ON r.id = w.event_id
           ORDER BY r.created_at, r.id
          ON CONFLICT (event_id, endpoint_id) WHERE recovered_by IS NULL DO NOTHING
          RETURNING id, event_id, endpoint_id
        )
        SELECT (SELECT count(*) FROM relayed)::int AS events, c.id, r.location_id, c.endpoint_id,
               r.id AS event_id, r.type AS event_type, r.sequence::text AS sequence, r.data,
-              r.reservation_provider_id, r.trace_context,
+              r.reservation_provider_id, r.provider_id, r.trace_context,
               (extract(epoch FROM r.occurred_at) * 1000000)::bigint::text AS occurred_micros
          FROM (SELECT 1) AS one
          LEFT JOIN (created c JOIN relayed r ON r.id = c.event_id) ON true

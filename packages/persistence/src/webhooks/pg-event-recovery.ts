@@ -13,6 +13,7 @@ export class PgEventRecovery implements EventRecoveryRepository {
    * sequences) are queued.
    */
   async requeue(endpoint: WebhookEndpoint, from: RecoverFrom): Promise<{ queued: number } | 'expired'> {
+    if (endpoint.locationId === null) return this.requeueProviderScope(endpoint, from);
     const mark = await this.sql.first<{ pruned: number; pruned_at: string | null }>(
       `SELECT events_pruned_through AS pruned, events_pruned_through_at AS pruned_at FROM locations WHERE id = $1`,
       [endpoint.locationId],
@@ -46,6 +47,45 @@ export class PgEventRecovery implements EventRecoveryRepository {
         bySequence ? from.afterSequence : instantToDb(from.since),
         endpoint.providerId,
       ],
+    );
+    return { queued: inserted.length };
+  }
+
+  /**
+   * Recover for a provider-scope endpoint, by time only (sequences are per location): every
+   * retained event after `since` of each location the provider's connection covered it at
+   * (walked per connection of `connections_provider`), and the provider's connection events
+   * (`outbox_events_connection`), in the order they joined the outbox. `expired` when any
+   * of those locations pruned an event after `since`.
+   */
+  private async requeueProviderScope(
+    endpoint: WebhookEndpoint,
+    from: RecoverFrom,
+  ): Promise<{ queued: number } | 'expired'> {
+    if (!('since' in from)) throw new Error('a provider-scope endpoint recovers by time only');
+    const mark = await this.sql.first<{ pruned_at: string | null }>(
+      `SELECT max(l.events_pruned_through_at) AS pruned_at
+         FROM connections c JOIN locations l ON l.id = c.location_id WHERE c.provider_id = $1`,
+      [endpoint.providerId],
+    );
+    if (mark?.pruned_at != null && instantFromDb(mark.pruned_at).isAfter(from.since)) return 'expired';
+    const inserted = await this.sql.rows<{ id: string }>(
+      `INSERT INTO webhook_deliveries (id, location_id, endpoint_id, event_id, event_type, sequence, status,
+                                       attempt_count, next_attempt_at, generation, created_at, updated_at,
+                                       recovered_by)
+       SELECT gen_random_uuid(), e.location_id, $2, e.id, e.type, e.sequence, 'pending',
+              0, t.now + make_interval(secs => (row_number() OVER (ORDER BY e.created_at, e.id)) / 1000000.0),
+              0, t.now, t.now, $3
+         FROM (SELECT e.* FROM connections c
+                 JOIN outbox_events e ON e.location_id = c.location_id AND c.covered @> e.sequence
+                WHERE c.provider_id = $1 AND e.occurred_at > $5::timestamptz AND e.type = ANY($4::text[])
+               UNION ALL
+               SELECT e.* FROM outbox_events e
+                WHERE e.provider_id = $1 AND e.occurred_at > $5::timestamptz AND e.type = ANY($4::text[])) e,
+              (SELECT clock_timestamp() AS now) t
+        ORDER BY e.created_at, e.id
+       RETURNING id`,
+      [endpoint.providerId, endpoint.id, crypto.randomUUID(), [...endpoint.events], instantToDb(from.since)],
     );
     return { queued: inserted.length };
   }

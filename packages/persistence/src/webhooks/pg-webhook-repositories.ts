@@ -37,24 +37,28 @@ export class PgWebhookEndpointRepository implements WebhookEndpointRepository {
     return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
   }
 
-  /** A transaction-scoped advisory lock on the scope, then its count on `webhook_endpoints_owner`. */
+  /**
+   * A transaction-scoped advisory lock on the scope, then its count on `webhook_endpoints_owner`
+   * (a location scope) or `webhook_endpoints_provider_scope` (the provider's, whose lock key
+   * ends in `:provider`, which no location id spells).
+   */
   async lockScope(scope: EndpointScope): Promise<number> {
     await this.sql.rows(
       `SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1 || ':' || $2, 0))`,
-      [scope.providerId, scope.locationId],
+      [scope.providerId, scope.locationId ?? 'provider'],
     );
     const counted = await this.sql.first<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE provider_id = $1 AND location_id = $2`,
-      [scope.providerId, scope.locationId],
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE provider_id = $1 AND ${inScope(2, scope)}`,
+      [scope.providerId, ...scopeParams(scope)],
     );
     return Number(counted?.n ?? 0);
   }
 
   async lockById(scope: EndpointScope, id: string): Promise<WebhookEndpoint | null> {
-    if (!isUuid(id) || !isUuid(scope.locationId) || !isUuid(scope.providerId)) return null;
+    if (!isUuid(id) || !scopeIsUuids(scope)) return null;
     const row = await this.sql.first<WebhookEndpointRow>(
-      `SELECT * FROM webhook_endpoints WHERE id = $1 AND location_id = $2 AND provider_id = $3 FOR UPDATE`,
-      [id, scope.locationId, scope.providerId],
+      `SELECT * FROM webhook_endpoints WHERE id = $1 AND provider_id = $2 AND ${inScope(3, scope)} FOR UPDATE`,
+      [id, scope.providerId, ...scopeParams(scope)],
     );
     return row === null ? null : webhookEndpointMapper.toDomain(row, this.cipher);
   }
@@ -84,14 +88,25 @@ export class PgWebhookEndpointRepository implements WebhookEndpointRepository {
   }
 
   async deleteById(scope: EndpointScope, id: string): Promise<boolean> {
-    if (!isUuid(id) || !isUuid(scope.locationId) || !isUuid(scope.providerId)) return false;
+    if (!isUuid(id) || !scopeIsUuids(scope)) return false;
     const deleted = await this.sql.rows(
-      `DELETE FROM webhook_endpoints WHERE id = $1 AND location_id = $2 AND provider_id = $3 RETURNING id`,
-      [id, scope.locationId, scope.providerId],
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND provider_id = $2 AND ${inScope(3, scope)} RETURNING id`,
+      [id, scope.providerId, ...scopeParams(scope)],
     );
     return deleted.length === 1;
   }
 }
+
+/** The condition on `location_id` that keeps a query within the scope (its location at `$param`, or none). */
+export const inScope = (param: number, scope: EndpointScope): string =>
+  scope.locationId === null ? 'location_id IS NULL' : `location_id = $${param}`;
+
+/** The parameter `inScope` names, if any. */
+export const scopeParams = (scope: EndpointScope): string[] =>
+  scope.locationId === null ? [] : [scope.locationId];
+
+export const scopeIsUuids = (scope: EndpointScope): boolean =>
+  isUuid(scope.providerId) && (scope.locationId === null || isUuid(scope.locationId));
 
 export class PgWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(private readonly sql: Sql) {}

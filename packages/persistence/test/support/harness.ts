@@ -88,10 +88,10 @@ export function inspectable(store: Store): InspectableAdapterSet {
 
 export async function committedEvents(dataSource: DataSource, locationId: string): Promise<StoredEvent[]> {
   const rows: OutboxEventRow[] = await dataSource.query(
-    'SELECT * FROM outbox_events WHERE location_id = $1 ORDER BY sequence',
+    'SELECT * FROM outbox_events WHERE location_id = $1 AND sequence IS NOT NULL ORDER BY sequence',
     [locationId],
   );
-  return rows.map((row) => outboxEventMapper.toDomain(row));
+  return rows.map((row) => outboxEventMapper.toDomain({ ...row, sequence: Number(row.sequence) }));
 }
 
 /** Stores a delivery and its attempts as the relay and the worker would. */

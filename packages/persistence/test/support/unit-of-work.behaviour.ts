@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fail, ok, type StoredEvent } from '@pis/domain';
+import { fail, ok, type DeliverableEvent } from '@pis/domain';
 import { aLocation, aReservation, anEvent, commit, givenLocationRow } from '@pis/testing';
 import { createPersistence } from '../../src';
 import { committedEvents, testCipher, type Store } from './harness';
@@ -117,7 +117,7 @@ export function describeUnitOfWorkBehaviour(engine: 'PostgreSQL' | 'PGlite', sto
     describe('onEventsCommitted', () => {
       it('When a unit of work that appended events commits, then each listener hears them once, after the commit', async () => {
         const location = await givenLocationRow(store().uow);
-        const heard: { events: StoredEvent[]; committed: number }[] = [];
+        const heard: { events: DeliverableEvent[]; committed: number }[] = [];
         const off = store().uow.onEventsCommitted((events) => {
           heard.push({ events, committed: -1 });
           void committedEvents(store().dataSource, location.id).then(

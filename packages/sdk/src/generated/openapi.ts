@@ -143,12 +143,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The key's provider's webhook endpoints at the location, oldest first */
+    /** The key's provider's webhook endpoints at the location (without Location-Id: its provider-scope ones), oldest first */
     get: operations['listWebhookEndpoints'];
     put?: never;
     /**
-     * Add a webhook endpoint of the key's provider at the location (at most 10)
-     * @description Each endpoint has its own secret, retries, delivery log, health and status, and receives the location's events of the types it names (eventTypes; default every type), as its provider may see them: another provider's reservation id reads null. A location key's endpoints belong to the location's own provider, and the endpoint of PUT /webhook-endpoint is one of them.
+     * Add a webhook endpoint of the key's provider at the location, or provider-wide (at most 10 per scope)
+     * @description Each endpoint has its own secret, retries, delivery log, health and status, and receives the location's events of the types it names (eventTypes; default every type), as its provider may see them: another provider's reservation id reads null. A location key's endpoints belong to the location's own provider, and the endpoint of PUT /webhook-endpoint is one of them. A provider key without Location-Id creates a provider-scope endpoint (scope "provider", locationId null): it receives the events of every location the provider is connected to (those committed while connected; data.locationId says whose), and connection.granted / connection.revoked.
      */
     post: operations['createWebhookEndpoint'];
     delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
     };
     /**
      * Delivery records, newest first
-     * @description The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one.
+     * @description The deliveries to the key's provider's endpoints at the location; endpointId narrows them to one. A provider key without Location-Id lists the deliveries to its provider-scope endpoints, at every location.
      */
     get: operations['listWebhookDeliveries'];
     put?: never;
@@ -324,7 +324,7 @@ export interface paths {
     put?: never;
     /**
      * Queue every retained event after a point to one endpoint again
-     * @description As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types it subscribes to and committed while its provider was connected to the location, queued in sequence order with their original webhook-id, each body as its provider may see it.
+     * @description As POST /webhook-endpoint/recover, for this endpoint: the retained events after the point, of the types it subscribes to and committed while its provider was connected to the location, queued in sequence order with their original webhook-id, each body as its provider may see it. A provider-scope endpoint (a provider key without Location-Id) recovers by since only, sequences being per location: the events of every location its provider was connected to when they were committed, and its connection events.
      */
     post: operations['recoverScopedWebhooks'];
     delete?: never;
@@ -1190,6 +1190,46 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'connection.granted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The operator granted the provider a location (first grant or re-grant): to the provider's provider-scope endpoints
+     * @description Signed per Standard Webhooks. Delivered at least once, from the transactional outbox, to the provider's provider-scope endpoints only (a provider key without Location-Id) that subscribe to it: deduplicate on webhook-id. Outside every location's sequence and feed (no locationEventSequence); GET /connections is its fallback.
+     */
+    post: operations['webhook_connection_granted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'connection.revoked': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The operator revoked the provider's connection to a location: to the provider's provider-scope endpoints
+     * @description Signed per Standard Webhooks. Delivered at least once, from the transactional outbox, to the provider's provider-scope endpoints only (a provider key without Location-Id) that subscribe to it: deduplicate on webhook-id. Outside every location's sequence and feed (no locationEventSequence); GET /connections is its fallback.
+     */
+    post: operations['webhook_connection_revoked'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -1621,7 +1661,7 @@ export interface components {
     WebhookEndpointCreateRequest: {
       /** @description https (unless insecure URLs are allowed); no private hosts */
       url: string;
-      /** @description the event types it receives; default: every event type */
+      /** @description the event types it receives; default: every event type of its scope. connection.granted and connection.revoked are for provider-scope endpoints only (422 on a location-scope endpoint) */
       eventTypes?: (
         | 'floorplan.published'
         | 'table.occupied'
@@ -1629,6 +1669,8 @@ export interface components {
         | 'table.spend_updated'
         | 'table.status_changed'
         | 'order.closed'
+        | 'connection.granted'
+        | 'connection.revoked'
       )[];
       /** @description free text for you, at most 200 characters */
       description?: string;
@@ -1643,6 +1685,8 @@ export interface components {
         | 'table.spend_updated'
         | 'table.status_changed'
         | 'order.closed'
+        | 'connection.granted'
+        | 'connection.revoked'
       )[];
       /** @description free text for you, at most 200 characters */
       description?: string | null;
@@ -1660,14 +1704,17 @@ export interface components {
         | 'table.spend_updated'
         | 'table.status_changed'
         | 'order.closed'
+        | 'connection.granted'
+        | 'connection.revoked'
       )[];
       description: string | null;
       /**
-       * @description location: it receives the events of one location (the key's, or the Location-Id)
+       * @description location: it receives the events of one location (the key's, or the Location-Id). provider (a provider key without Location-Id): the events of every location the provider is connected to, and its connection events
        * @enum {string}
        */
-      scope: 'location';
-      locationId: string;
+      scope: 'location' | 'provider';
+      /** @description the location of a location-scope endpoint; null for a provider-scope one */
+      locationId: string | null;
       /**
        * @description disabled: deliveries stopped (see disabledReason); a PATCH re-enables it
        * @enum {string}
@@ -1698,8 +1745,11 @@ export interface components {
         | 'table.freed'
         | 'table.spend_updated'
         | 'table.status_changed'
-        | 'order.closed';
-      locationEventSequence: number;
+        | 'order.closed'
+        | 'connection.granted'
+        | 'connection.revoked';
+      /** @description the event's sequence at its location; null for a connection event (in no location's sequence) */
+      locationEventSequence: number | null;
       /** @enum {string} */
       status: 'pending' | 'succeeded' | 'failed';
       attempts: components['schemas']['DeliveryAttempt'][];
@@ -1859,6 +1909,40 @@ export interface components {
         /** @description the location whose event this is */
         locationId: string;
         locationEventSequence: number;
+      };
+    };
+    ConnectionGrantedEvent: {
+      /** @constant */
+      type: 'connection.granted';
+      /**
+       * Format: date-time
+       * @description when the connection was granted, UTC
+       */
+      timestamp: string;
+      data: {
+        /** @description the location the provider was granted */
+        locationId: string;
+        /** @description the location's name */
+        locationName: string;
+        /** Format: date-time */
+        occurredAt: string;
+      };
+    };
+    ConnectionRevokedEvent: {
+      /** @constant */
+      type: 'connection.revoked';
+      /**
+       * Format: date-time
+       * @description when the connection was revoked, UTC
+       */
+      timestamp: string;
+      data: {
+        /** @description the location the provider was revoked */
+        locationId: string;
+        /** @description the location's name */
+        locationName: string;
+        /** Format: date-time */
+        occurredAt: string;
       };
     };
     WebhookTestEvent: {
@@ -2364,7 +2448,7 @@ export interface components {
   parameters: {
     /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
     IdempotencyKey: string;
-    /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+    /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
     LocationId: string;
   };
   requestBodies: never;
@@ -2397,7 +2481,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -2514,7 +2598,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -2679,7 +2763,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path: {
@@ -2855,7 +2939,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -2985,7 +3069,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3150,7 +3234,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -3280,7 +3364,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -3440,7 +3524,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -3568,7 +3652,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3717,7 +3801,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -3866,7 +3950,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -3885,19 +3969,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScopedWebhookEndpointList'];
-        };
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
@@ -3983,7 +4054,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -4011,7 +4082,7 @@ export interface operations {
           'application/json': components['schemas']['ScopedWebhookEndpoint'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      /** @description validation_failed: the body is not valid JSON */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4048,7 +4119,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description endpoint_limit: the provider already has 10 endpoints at this location; idempotency_in_progress: the first request with this Idempotency-Key is still running */
+      /** @description endpoint_limit: the scope (the provider at this location, or the provider as a whole) already has 10 endpoints; idempotency_in_progress: the first request with this Idempotency-Key is still running */
       409: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4088,7 +4159,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: an unknown event type, a connection event type for a location-scope endpoint, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4148,7 +4219,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path: {
@@ -4170,19 +4241,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScopedWebhookEndpoint'];
-        };
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
@@ -4281,7 +4339,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path: {
@@ -4302,19 +4360,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
-        };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
       401: {
@@ -4412,7 +4457,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path: {
@@ -4440,7 +4485,7 @@ export interface operations {
           'application/json': components['schemas']['ScopedWebhookEndpoint'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      /** @description validation_failed: the body is not valid JSON */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4516,7 +4561,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: an unknown event type, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID */
+      /** @description validation_failed: an unknown event type, a connection event type for a location-scope endpoint, not https, or the host resolves to a loopback, private, link-local or metadata address; or validation_failed: Location-Id is not a UUID */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -4575,7 +4620,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -4600,19 +4645,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ScopedWebhookEndpoint'];
-        };
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
@@ -4727,7 +4759,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -4752,19 +4784,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WebhookTestResult'];
-        };
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
@@ -4884,7 +4903,7 @@ export interface operations {
         cursor?: string;
       };
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -4903,19 +4922,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DeliveryListResponse'];
-        };
-      };
-      /** @description location_required: a provider key without the Location-Id header */
-      400: {
-        headers: {
-          'X-Request-Id': components['headers']['XRequestId'];
-          'X-RateLimit-Limit': components['headers']['XRateLimitLimit'];
-          'X-RateLimit-Remaining': components['headers']['XRateLimitRemaining'];
-          'X-RateLimit-Reset': components['headers']['XRateLimitReset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
       /** @description unauthorized: missing, malformed, unknown or revoked credential */
@@ -5001,7 +5007,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -5157,7 +5163,7 @@ export interface operations {
         types?: string;
       };
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -5287,7 +5293,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -5417,7 +5423,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -5550,7 +5556,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: not exactly one of afterSequence and since, afterSequence for a provider-scope endpoint, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5610,7 +5616,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -5641,7 +5647,7 @@ export interface operations {
           'application/json': components['schemas']['RecoverResponse'];
         };
       };
-      /** @description validation_failed: the body is not valid JSON; or location_required: a provider key without the Location-Id header */
+      /** @description validation_failed: the body is not valid JSON */
       400: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5746,7 +5752,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'];
         };
       };
-      /** @description validation_failed: not exactly one of afterSequence and since, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
+      /** @description validation_failed: not exactly one of afterSequence and since, afterSequence for a provider-scope endpoint, or the endpoint is disabled; or validation_failed: Location-Id is not a UUID; idempotency_key_reused: this Idempotency-Key was used for a different request; validation_failed: an Idempotency-Key that is empty, longer than 255 characters or not printable ASCII */
       422: {
         headers: {
           'X-Request-Id': components['headers']['XRequestId'];
@@ -5938,7 +5944,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6075,7 +6081,7 @@ export interface operations {
         status?: 'open' | 'closed' | 'voided';
       };
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
       };
       path?: never;
@@ -6192,7 +6198,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6357,7 +6363,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6539,7 +6545,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6693,7 +6699,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -6875,7 +6881,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7057,7 +7063,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7239,7 +7245,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7421,7 +7427,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -7573,7 +7579,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. */
+        /** @description The location this request acts for: required with a provider key (else 400 location_required), which must be connected to it (else 403 location_not_granted). A location key may leave it out; one equal to its own location is ignored, any other is 403 location_not_granted. On the webhook endpoint routes that say so, a provider key leaves it out to act on its provider-scope endpoints. */
         'Location-Id'?: components['parameters']['LocationId'];
         /** @description Makes a retry of this request safe: 1 to 255 printable ASCII characters, unique per request (a UUID does). The first request's status and body are kept for 24 hours per key, credential and location; the same key with the same method, path and body answers them again with `Idempotent-Replayed: true` and changes nothing. The same key with another request is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_in_progress`. A 5xx answer is not kept: retry it with the same key. Without the header the request runs as always. */
         'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
@@ -10618,6 +10624,78 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['OrderClosedEvent'];
+      };
+    };
+    responses: {
+      /** @description received; any 2xx within the timeout (default 10 s) ends the delivery */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else (or no answer in time) is retried on the schedule, then failed */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_connection_granted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Standard Webhooks: the id of the message, the same on every retry; deduplicate on it */
+        'webhook-id': string;
+        /** @description Standard Webhooks: Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per live secret (two during a secret rotation) */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConnectionGrantedEvent'];
+      };
+    };
+    responses: {
+      /** @description received; any 2xx within the timeout (default 10 s) ends the delivery */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else (or no answer in time) is retried on the schedule, then failed */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_connection_revoked: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Standard Webhooks: the id of the message, the same on every retry; deduplicate on it */
+        'webhook-id': string;
+        /** @description Standard Webhooks: Unix seconds when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per live secret (two during a secret rotation) */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConnectionRevokedEvent'];
       };
     };
     responses: {

@@ -61,7 +61,8 @@ export function describeDeliveryPipelineContract(
       for (;;) {
         const claimed = await pipeline().leases.claimDue(500, LEASE_MS);
         mine.push(...claimed.filter((d) => d.locationId === locationId));
-        if (claimed.length < 500) return mine.sort((a, b) => a.event.sequence - b.event.sequence);
+        if (claimed.length < 500)
+          return mine.sort((a, b) => (a.event.sequence ?? 0) - (b.event.sequence ?? 0));
       }
     }
 
@@ -166,6 +167,91 @@ export function describeDeliveryPipelineContract(
       );
       expect(await log({ endpointId: second.id })).toEqual([second.id, second.id]);
       expect(await log({ endpointId: filtered.id })).toEqual([]);
+    });
+
+    it('When a provider keeps provider-scope endpoints, then they get the events of the locations it is connected to while connected and its connection events, each as its types say, and its log spans locations', async () => {
+      const [here, elsewhere] = [
+        await givenLocationRow(adapters().uow),
+        await givenLocationRow(adapters().uow),
+      ];
+      const provider = {
+        id: randomUUID(),
+        name: 'Many venues',
+        brand: `m${Date.now() % 1e9}`,
+        createdAt: wallClock(),
+      };
+      const all = anEndpoint(here.id, {
+        locationId: null,
+        providerId: provider.id,
+        singleton: false,
+        events: ['table.occupied', 'connection.granted', 'connection.revoked'],
+      });
+      const revokes = anEndpoint(here.id, {
+        locationId: null,
+        providerId: provider.id,
+        singleton: false,
+        events: ['connection.revoked'],
+      });
+      const strangers = anEndpoint(here.id, {
+        locationId: null,
+        providerId: randomUUID(),
+        singleton: false,
+        events: ['table.occupied', 'connection.granted'],
+      });
+      const granted = await commit(adapters().uow, async (tx) => {
+        await tx.providers.insert(provider);
+        for (const e of [all, revokes, strangers]) await tx.webhookEndpoints.save(e);
+        await tx.connections.grant(here.id, provider.id, wallClock());
+        return tx.outbox.appendConnectionEvent(provider.id, here.id, {
+          type: 'connection.granted',
+          occurredAt: wallClock(),
+          data: { locationName: 'Here', occurredAt: wallClock().toIso() },
+        });
+      });
+      const [whileConnected] = await commit(adapters().uow, (tx) => tx.outbox.append(here.id, [anEvent(1)]));
+      await commit(adapters().uow, (tx) => tx.outbox.append(elsewhere.id, [anEvent(1)]));
+      await relayAll();
+      const revoked = await commit(adapters().uow, async (tx) => {
+        await tx.connections.revoke(here.id, provider.id, wallClock());
+        return tx.outbox.appendConnectionEvent(provider.id, here.id, {
+          type: 'connection.revoked',
+          occurredAt: wallClock(),
+          data: { locationName: 'Here', occurredAt: wallClock().toIso() },
+        });
+      });
+      await commit(adapters().uow, (tx) => tx.outbox.append(here.id, [anEvent(2)]));
+      await relayAll();
+
+      expect(granted.sequence).toBeNull();
+      const made = (await deliveriesOf(here.id))
+        .map((d) => `${d.eventId}/${d.endpointId}/${d.sequence}`)
+        .sort();
+      expect(made).toEqual(
+        [
+          `${granted.id}/${all.id}/null`,
+          `${whileConnected!.id}/${all.id}/${whileConnected!.sequence}`,
+          `${revoked.id}/${all.id}/null`,
+          `${revoked.id}/${revokes.id}/null`,
+        ].sort(),
+      );
+      expect(await deliveriesOf(elsewhere.id)).toEqual([]);
+      const wideLog = await adapters().queries.webhooks.listDeliveries({
+        locationId: null,
+        providerId: provider.id,
+        status: null,
+        after: null,
+        limit: 50,
+      });
+      expect(wideLog.map((d) => d.endpointId).sort()).toEqual([all.id, all.id, all.id, revokes.id].sort());
+      const oneLog = await adapters().queries.webhooks.listDeliveries({
+        locationId: null,
+        providerId: provider.id,
+        endpointId: revokes.id,
+        status: null,
+        after: null,
+        limit: 50,
+      });
+      expect(oneLog.map((d) => [d.eventType, d.sequence])).toEqual([['connection.revoked', null]]);
     });
 
     it('When due deliveries are claimed, then each comes with its event as stored, and a second claim skips them while leased', async () => {

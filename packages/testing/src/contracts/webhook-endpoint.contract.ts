@@ -155,6 +155,52 @@ export function describeWebhookEndpointContract(name: string, make: MakeAdapters
       expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(theirs))).toBe(0);
     });
 
+    it('When a provider keeps provider-scope endpoints beside its endpoints at a location, then each scope counts, lists, locks and deletes its own alone', async () => {
+      const location = await givenLocationRow(adapters().uow);
+      const providerId = randomUUID();
+      const wide = { locationId: null, providerId };
+      const there = { locationId: location.id, providerId };
+      const first = anEndpoint(location.id, { locationId: null, providerId, singleton: false });
+      const second = anEndpoint(location.id, {
+        locationId: null,
+        providerId,
+        singleton: false,
+        events: ['table.occupied', 'connection.granted', 'connection.revoked'],
+        createdAt: at('2026-11-21T09:00:00.000002Z'),
+      });
+      const located = anEndpoint(location.id, { providerId, singleton: false });
+      const strangers = anEndpoint(location.id, {
+        locationId: null,
+        providerId: randomUUID(),
+        singleton: false,
+      });
+      await commit(adapters().uow, async (tx) => {
+        for (const e of [second, located, first, strangers]) await tx.webhookEndpoints.save(e);
+      });
+      const { webhooks } = adapters().queries;
+
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(wide))).toBe(2);
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockScope(there))).toBe(1);
+      expect(await webhooks.listEndpoints(wide)).toStrictEqual([first, second]);
+      expect(await webhooks.listEndpoints(there)).toStrictEqual([located]);
+      expect(await webhooks.findEndpointById(second.id)).toStrictEqual(second);
+      expect(
+        await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockById(wide, second.id)),
+      ).toStrictEqual(second);
+      for (const [scope, id] of [
+        [wide, located.id],
+        [there, first.id],
+        [wide, strangers.id],
+      ] as const) {
+        expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.lockById(scope, id))).toBeNull();
+        expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.deleteById(scope, id))).toBe(false);
+      }
+      expect(await commit(adapters().uow, (tx) => tx.webhookEndpoints.deleteById(wide, first.id))).toBe(true);
+      expect(await webhooks.listEndpoints(wide)).toStrictEqual([second]);
+      expect(await webhooks.listEndpoints(there)).toStrictEqual([located]);
+      expect(await webhooks.findEndpoint(location.id)).toBeNull();
+    });
+
     it('When a scoped endpoint is saved again, then its changes replace the old state and its scope and creation time stay', async () => {
       const location = await givenLocationRow(adapters().uow);
       const endpoint = anEndpoint(location.id, { singleton: false, description: 'one' });

@@ -4,7 +4,7 @@ import {
   type Clock,
   type IdGenerator,
   type Instant,
-  type StoredEvent,
+  type DeliverableEvent,
   type WebhookDelivery,
 } from '@pis/domain';
 import {
@@ -45,7 +45,9 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
   const now = () => host.clock.now();
 
   const claimed = (state: State, d: WebhookDelivery, run: DeliveryRun): ClaimedDelivery => {
-    const event = state.events.get(d.locationId)?.find((e) => e.id === d.eventId) as StoredEvent;
+    const event: DeliverableEvent =
+      state.events.get(d.locationId)?.find((e) => e.id === d.eventId) ??
+      state.connectionEvents.get(d.eventId)!;
     return {
       id: d.id,
       locationId: d.locationId,
@@ -69,9 +71,8 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
   const relay: OutboxRelayStore = {
     relayBatch: (limit, handOff) =>
       host.atomically((state): { state: State; value: RelayBatch } => {
-        const unrelayed = [...state.events.values()]
-          .flat()
-          .filter((e) => !state.relayed.has(e.id))
+        const unrelayed = [...[...state.events.values()].flat(), ...state.connectionEvents.values()]
+          .filter((e): e is DeliverableEvent => !state.relayed.has(e.id))
           .slice(0, limit);
         if (unrelayed.length === 0) return { state, value: { events: 0, created: [] } };
         const relayed = new Map(state.relayed);
@@ -87,11 +88,14 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
           relayed.set(event.id, true);
           // One delivery per endpoint of the location that wants the event, of a provider
           // connected to the location when the event was committed.
+          // A location event: the location's endpoints and the provider-scope ones, of a provider
+          // connected when it was committed. A connection event: its provider's provider-scope ones.
           const wanting = [...state.endpoints.values()]
-            .filter((e) => e.locationId === event.locationId && e.disabledAt === null)
-            .filter((e) => e.events.includes(event.type))
+            .filter((e) => e.disabledAt === null && e.events.includes(event.type))
             .filter((e) => {
-              const spans = state.connections.get(scoped(e.locationId, e.providerId))?.spans;
+              if (event.sequence === null) return e.locationId === null && e.providerId === event.providerId;
+              if (e.locationId !== null && e.locationId !== event.locationId) return false;
+              const spans = state.connections.get(scoped(event.locationId, e.providerId))?.spans;
               return spans !== undefined && withinSpans(spans, event.sequence);
             })
             .sort((a, b) => a.createdAt.compare(b.createdAt) || compareIds(a.id, b.id));

@@ -1,4 +1,4 @@
-import { Instant, type EventType, type StoredEvent } from '@pis/domain';
+import { Instant, type DeliverableEvent, type WebhookEventType } from '@pis/domain';
 import { type EnqueueCandidates, type RelayedDelivery } from '@pis/ports';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisClient } from '../redis/redis-client';
@@ -11,8 +11,10 @@ export const DELIVERY_QUEUE = 'webhook-deliveries';
 /** An event as a job carries it (JSON: its instant as epoch microseconds). */
 interface CarriedEventData {
   id: string;
-  sequence: number;
-  type: EventType;
+  /** null: a connection event, for the provider in `providerId`. */
+  sequence: number | null;
+  providerId?: string;
+  type: WebhookEventType;
   occurredAtMicros: string;
   data: unknown;
   /**
@@ -41,7 +43,7 @@ export interface JobDelivery {
   generation: number;
   endpointId?: string;
   locationId?: string;
-  event?: StoredEvent;
+  event?: DeliverableEvent;
 }
 
 /** BullMQ's highest priority number (the lowest priority). */
@@ -91,6 +93,7 @@ export function deliveryOfJob(
               id: event.id,
               locationId,
               sequence: event.sequence,
+              ...(event.sequence === null ? { providerId: event.providerId } : {}),
               type: event.type,
               occurredAt: Instant.fromEpochMicros(BigInt(event.occurredAtMicros)),
               data: event.data,
@@ -98,7 +101,7 @@ export function deliveryOfJob(
                 ? {}
                 : { reservationProviderId: event.reservationProviderId }),
               ...(event.traceContext === undefined ? {} : { traceContext: event.traceContext }),
-            } as StoredEvent)
+            } as DeliverableEvent)
           : undefined,
     };
   }
@@ -219,6 +222,7 @@ export class DeliveryQueue {
               occurredAtMicros: event.occurredAt.epochMicros.toString(),
               data: event.data,
               reservationProviderId: event.reservationProviderId ?? null,
+              ...(event.sequence === null ? { providerId: event.providerId } : {}),
               ...(event.traceContext === undefined ? {} : { traceContext: event.traceContext }),
             },
           },

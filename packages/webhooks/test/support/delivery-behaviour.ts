@@ -8,6 +8,7 @@ import {
   givenEndpoint,
   givenLocation,
   givenProviderEndpoint,
+  givenProviderScopeEndpoint,
   occupiedEvents,
   oneEventOfEveryType,
   openHarness,
@@ -104,6 +105,41 @@ export function describeDeliveryBehaviour(
         expect(() => verify(theirReceiver.requests[0]!, secret)).toThrow();
       } finally {
         await theirReceiver.close();
+      }
+    });
+
+    it('When a provider-scope endpoint’s provider is granted the location, then it receives the connection.granted and the location’s next event once each, signed with its secret, with data.locationId', async () => {
+      const { locationId, endpoint } = await givenSubscribedLocation(['table.occupied']);
+      const wideReceiver = await Receiver.start();
+      try {
+        const wide = await givenProviderScopeEndpoint(h, locationId, wideReceiver.url);
+        const [event] = await appendEvents(h, locationId, occupiedEvents(1));
+        running.wake();
+
+        const all = await waitForDeliveries(h, locationId, (ds) => settled(ds, 3));
+        expect(all.map((d) => [d.endpointId, d.eventType, d.sequence, d.status]).sort()).toEqual(
+          [
+            [endpoint.id, 'table.occupied', event!.sequence, 'succeeded'],
+            [wide.id, 'table.occupied', event!.sequence, 'succeeded'],
+            [wide.id, 'connection.granted', null, 'succeeded'],
+          ].sort(),
+        );
+        const bodies = wideReceiver.requests.map((r) => verify(r, wide.secrets[0]!.secret)) as {
+          type: string;
+          data: Record<string, unknown>;
+        }[];
+        expect(bodies.map((b) => b.type).sort()).toEqual(['connection.granted', 'table.occupied']);
+        expect(bodies.find((b) => b.type === 'connection.granted')!.data).toEqual({
+          locationId,
+          locationName: 'The venue',
+          occurredAt: expect.any(String),
+        });
+        expect(bodies.find((b) => b.type === 'table.occupied')!.data).toMatchObject({
+          locationId,
+          locationEventSequence: event!.sequence,
+        });
+      } finally {
+        await wideReceiver.close();
       }
     });
 

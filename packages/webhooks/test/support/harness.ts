@@ -136,6 +136,45 @@ export async function givenProviderEndpoint(
   });
 }
 
+/**
+ * A provider (not the location's own) granted the location, with a provider-scope endpoint
+ * (no location) made before the grant: the grant's `connection.granted` is written with it, as
+ * the grant use case does.
+ */
+export async function givenProviderScopeEndpoint(
+  h: Harness,
+  locationId: string,
+  url: string,
+): Promise<WebhookEndpoint> {
+  const providerId = randomUUID();
+  return commit(h.persistence.uow, async (tx) => {
+    await tx.providers.insert({
+      id: providerId,
+      name: 'A provider of many venues',
+      brand: 'many',
+      createdAt: now(),
+    });
+    const endpoint = createEndpoint({
+      id: randomUUID(),
+      locationId: null,
+      providerId,
+      url,
+      events: null,
+      description: null,
+      newSecret: secrets.webhookSecret(),
+      now: now(),
+    });
+    await tx.webhookEndpoints.save(endpoint);
+    await tx.connections.grant(locationId, providerId, now());
+    await tx.outbox.appendConnectionEvent(providerId, locationId, {
+      type: 'connection.granted',
+      occurredAt: now(),
+      data: { locationName: 'The venue', occurredAt: now().toIso() },
+    });
+    return endpoint;
+  });
+}
+
 export async function appendEvents(
   h: Harness,
   locationId: string,

@@ -34,7 +34,16 @@ export const grantConnection: GrantConnection = async (deps, { locationId, provi
   const provider = own ? ok(location.value) : await requireProvider(deps, providerId);
   if (!provider.ok) return provider;
   return deps.uow.run(async (tx) => {
-    const granted = await tx.connections.grant(locationId, providerId, deps.clock.now());
+    const now = deps.clock.now();
+    const granted = await tx.connections.grant(locationId, providerId, now);
+    // Told to the provider's provider-scope endpoints, committed with the grant or not at all.
+    if (!own && granted.kind !== 'unchanged') {
+      await tx.outbox.appendConnectionEvent(providerId, locationId, {
+        type: 'connection.granted',
+        occurredAt: now,
+        data: { locationName: location.value.name, occurredAt: now.toIso() },
+      });
+    }
     return ok({
       created: granted.kind === 'created',
       connection: { ...granted.connection, providerName: provider.value.name, own },
@@ -59,7 +68,15 @@ export const revokeConnection: RevokeConnection = async (deps, { locationId, pro
   const provider = await requireProvider(deps, providerId);
   if (!provider.ok) return provider;
   return deps.uow.run(async (tx) => {
-    const revoked = await tx.connections.revoke(locationId, providerId, deps.clock.now());
+    const now = deps.clock.now();
+    const revoked = await tx.connections.revoke(locationId, providerId, now);
+    if (revoked.kind === 'revoked') {
+      await tx.outbox.appendConnectionEvent(providerId, locationId, {
+        type: 'connection.revoked',
+        occurredAt: now,
+        data: { locationName: location.value.name, occurredAt: now.toIso() },
+      });
+    }
     return ok({ revoked: revoked.kind === 'revoked' });
   });
 };

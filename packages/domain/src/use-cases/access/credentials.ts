@@ -97,6 +97,21 @@ export const resolveLocation: ResolveLocation = async (deps, { credential, reque
   });
 };
 
+/**
+ * The scope of a webhook-endpoint route: with a provider key and no `Location-Id`, the
+ * provider as a whole (`providerScope`); otherwise the location `resolveLocation` decides,
+ * with its refusals. Every other location route keeps `location_required`.
+ */
+export type ResolveEndpointScope = UseCase<
+  { credential: Credential; requested: string | undefined },
+  ActingLocation | { providerScope: true }
+>;
+
+export const resolveEndpointScope: ResolveEndpointScope = async (deps, { credential, requested }) =>
+  credential.pinnedLocationId === null && (requested?.trim() ?? '') === ''
+    ? ok({ providerScope: true as const })
+    : resolveLocation(deps, { credential, requested });
+
 const unauthorized = (): Failure =>
   fail('unauthorized', 'a valid API key is required: Authorization: Bearer <key>');
 

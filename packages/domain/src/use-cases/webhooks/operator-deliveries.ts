@@ -7,9 +7,9 @@ import { listWebhookDeliveries, redeliverWebhook } from './webhook-endpoint-comm
  * location is `not_found` before the use case runs (a provider's key always has one).
  */
 const atKnownLocation =
-  <C extends { locationId: string }, R>(useCase: UseCase<C, R>): UseCase<C, R> =>
+  <C extends { locationId: string | null }, R>(useCase: UseCase<C, R>): UseCase<C, R> =>
   async (deps, command) => {
-    const location = await requireLocation(deps, command.locationId);
+    const location = await requireLocation(deps, command.locationId ?? '');
     return location.ok ? useCase(deps, command) : location;
   };
 

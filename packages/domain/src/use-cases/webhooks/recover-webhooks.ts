@@ -7,7 +7,7 @@ import type { UseCase } from '../use-case.types';
 
 export type RecoverWebhooks = UseCase<{ locationId: string; from: RecoverFrom }, { queued: number }>;
 export type RecoverScopedWebhooks = UseCase<
-  { id: string; locationId: string; providerId: string; from: RecoverFrom },
+  { id: string; locationId: string | null; providerId: string; from: RecoverFrom },
   { queued: number }
 >;
 
@@ -32,14 +32,23 @@ export const recoverWebhooks: RecoverWebhooks = async (deps, { locationId, from 
 export const recoverScopedWebhooks: RecoverScopedWebhooks = async (
   deps,
   { id, locationId, providerId, from },
-) =>
-  recoverTo(
+) => {
+  // Sequences are per location: a provider-scope endpoint recovers by time only.
+  if (locationId === null && 'afterSequence' in from) {
+    return fail(
+      'validation_failed',
+      'a provider-scope endpoint receives several locations, each with its own sequence: recover it with since',
+      [{ path: '/afterSequence', message: 'not accepted for a provider-scope endpoint; send since instead' }],
+    );
+  }
+  return recoverTo(
     deps,
     (tx) => tx.webhookEndpoints.lockById({ locationId, providerId }, id),
     from,
     'PATCH',
     () => fail('not_found', `there is no webhook endpoint ${id} here`),
   );
+};
 
 async function recoverTo(
   deps: Parameters<RecoverWebhooks>[0],

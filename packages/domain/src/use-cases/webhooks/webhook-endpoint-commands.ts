@@ -10,7 +10,8 @@ export type DeleteWebhookEndpoint = UseCase<{ locationId: string }, { deleted: t
 export type GetWebhookEndpoint = UseCase<{ locationId: string }, WebhookEndpoint>;
 export type ListWebhookDeliveries = UseCase<
   {
-    locationId: string;
+    /** null: the deliveries to the provider's provider-scope endpoints, at every location. */
+    locationId: string | null;
     /** Only the deliveries to this provider's endpoints (absent: every endpoint, the operator's view). */
     providerId?: string | null;
     /** Only the deliveries to this endpoint. */

@@ -3,11 +3,12 @@ import {
   createEndpoint,
   ENDPOINTS_PER_SCOPE,
   rotateSecret,
+  subscribableTypes,
   type EndpointChange,
   type WebhookEndpoint,
 } from '../../webhooks/webhook-endpoint';
 import { fail, ok } from '../../kernel/outcome';
-import type { EventType } from '../../events/domain-event';
+import type { WebhookEventType } from '../../events/domain-event';
 import type { EndpointScope } from '../../webhooks/webhook-endpoint-repository.port';
 import type { WebhookTestResult } from '../../webhooks/webhook-test.port';
 import type { UseCase } from '../use-case.types';
@@ -18,7 +19,7 @@ import type { UseCase } from '../use-case.types';
  * another scope reads as no endpoint at all.
  */
 export type CreateWebhookEndpoint = UseCase<
-  EndpointScope & { url: string; events: EventType[] | null; description: string | null },
+  EndpointScope & { url: string; events: WebhookEventType[] | null; description: string | null },
   WebhookEndpoint
 >;
 export type ListWebhookEndpoints = UseCase<EndpointScope, WebhookEndpoint[]>;
@@ -37,8 +38,19 @@ const urlRefused = async (deps: Parameters<CreateWebhookEndpoint>[0], url: strin
   return refusal === null ? null : fail('validation_failed', refusal, [{ path: '/url', message: refusal }]);
 };
 
+/** Connection events go to provider-scope endpoints only: a location scope naming one is refused. */
+const typesRefused = (locationId: string | null, events: readonly WebhookEventType[] | null | undefined) => {
+  const allowed = subscribableTypes(locationId);
+  const index = (events ?? []).findIndex((t) => !allowed.includes(t));
+  if (index < 0) return null;
+  const message = `${events![index]} is delivered to provider-scope endpoints only (a provider key without Location-Id)`;
+  return fail('validation_failed', message, [{ path: `/eventTypes/${index}`, message }]);
+};
+
 /** Counted under the scope's lock: two creations racing for the last place cannot both take it. */
 export const createWebhookEndpoint: CreateWebhookEndpoint = async (deps, command) => {
+  const wrongTypes = typesRefused(command.locationId, command.events);
+  if (wrongTypes !== null) return wrongTypes;
   const refused = await urlRefused(deps, command.url);
   if (refused !== null) return refused;
   return deps.uow.run(async (tx) => {
@@ -81,6 +93,8 @@ export const changeWebhookEndpoint: ChangeWebhookEndpoint = async (deps, { id, c
     const refused = await urlRefused(deps, change.url);
     if (refused !== null) return refused;
   }
+  const wrongTypes = typesRefused(scope.locationId, change.events);
+  if (wrongTypes !== null) return wrongTypes;
   return deps.uow.run(async (tx) => {
     const endpoint = await tx.webhookEndpoints.lockById(scope, id);
     if (endpoint === null) return noSuch(id);
