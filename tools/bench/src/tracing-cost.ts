@@ -24,7 +24,9 @@ import { summarizeProfileDir, top } from './report/cpu-profile';
  *
  *   node tools/scripts/build-apps.mjs apps/api && pnpm tsx tools/bench/src/tracing-cost.ts
  *   PIS_TRACE_SIDES   comma-separated sides, default `off,always_off,always_on`;
- *                     `off,off` shows what the machine's noise alone makes of two equal sides
+ *                     `off,off` shows what the machine's noise alone makes of two equal sides;
+ *                     `<side>@<bundle>` runs another build (e.g. a copy of apps/api/dist made
+ *                     before a change, at the same depth: `always_off@apps/api/dist-before/main.js`)
  *   PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS
  *   PIS_TRACE_CPU_PROF=<dir>  runs each API under `node --cpu-prof` (one folder per side) and
  *                     prints where each side's CPU went, by package and by function
@@ -57,8 +59,9 @@ interface Side {
 
 /** The OTEL_* variables of a side: none for `off`, else an OTLP exporter and the sampler named. */
 function tracingEnv(side: string, sinkUrl: string): Record<string, string> {
-  if (side === 'off') return {};
-  const [sampler = '', arg] = side.split(':');
+  const [tracing = ''] = side.split('@');
+  if (tracing === 'off') return {};
+  const [sampler = '', arg] = tracing.split(':');
   return {
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
@@ -234,7 +237,8 @@ async function startApi(label: string, env: Record<string, string>): Promise<Sid
   });
   const profileDir = PROFILE_DIR === null ? null : join(PROFILE_DIR, label.replace(/[^a-z0-9.#_-]+/gi, '_'));
   const profiling = profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const child = spawn(process.execPath, [...profiling, '--max-semi-space-size=4', 'apps/api/dist/main.js'], {
+  const bundle = label.split(' ')[0]!.split('@')[1] ?? 'apps/api/dist/main.js';
+  const child = spawn(process.execPath, [...profiling, '--max-semi-space-size=4', bundle], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -121,8 +121,13 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
         s.kind === SpanKinds.client &&
         s.scope.endsWith('instrumentation-http'),
     )!;
-    // The API's server span continues the caller's trace, under the caller's span.
-    expect(server).toMatchObject({ parentSpanId: callerSpanId, resource: { 'service.name': 'pis-api' } });
+    // The API's server span continues the caller's trace, under the caller's span, named by its route.
+    expect(server).toMatchObject({
+      name: `POST ${P}/reservations`,
+      parentSpanId: callerSpanId,
+      attributes: { 'http.route': `${P}/reservations` },
+      resource: { 'service.name': 'pis-api' },
+    });
     expect(server!.resource['process.pid']).toBe(api.pid);
     // The write's statements (its transaction, the outbox insert among them), under the request.
     const apiQueries = dbSpans.filter((s) => s.resource['service.name'] === 'pis-api');
@@ -155,6 +160,8 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
       (s) => s.resource['service.name'] === workerName && s.parentSpanId === null,
     );
     expect(workerRoots).toEqual([]);
+    // Health probes (the start waited on /healthz) and scrapes start no trace.
+    expect(otlp.spans.filter((s) => /^GET \/(readyz|healthz|metrics)$/.test(s.name))).toEqual([]);
   });
 
   it('When tracing is on, then the processes loaded OpenTelemetry (what the check when off counts)', async () => {

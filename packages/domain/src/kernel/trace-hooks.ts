@@ -38,6 +38,8 @@ export interface Tracing {
     attributes: SpanAttributes,
     kind?: 'internal' | 'consumer' | 'producer',
   ): StartedSpan;
+  /** Names the HTTP request being served by its route pattern (its server span's `http.route`). */
+  routeMatched(route: string): void;
 }
 
 /** A span opened without making it active: whoever opened it ends it. */
@@ -89,4 +91,13 @@ export function startTraceSpan(
   kind?: 'internal' | 'consumer' | 'producer',
 ): StartedSpan | null {
   return installed === null ? null : installed.startSpan(name, parent, attributes, kind);
+}
+
+/**
+ * The HTTP layer says which route pattern (`/api/provider/v1/reservations/:externalId`, never
+ * the raw path) serves the current request, so its server span is named after it; nothing
+ * with tracing off.
+ */
+export function traceRouteMatched(route: string): void {
+  if (installed !== null) installed.routeMatched(route);
 }
