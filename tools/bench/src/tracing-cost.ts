@@ -14,13 +14,15 @@ import { summarizeProfileDir, top } from './report/cpu-profile';
  * loaded) and one per sampler named (`always_off`: SDK and instrumentations on, nothing
  * recorded; `always_on`: every trace recorded and exported, OTLP http/protobuf, to a local
  * sink that answers 200; `traceidratio:0.1`...). Each takes reservation writes (POST
- * /reservations, each a transaction with its outbox row) from WRITERS concurrent clients, in
- * rounds of SECONDS, the sides' order rotated every round, after a warm-up round nobody counts.
- * Interleaving short rounds spreads whatever else the machine does over every side.
- * Reports, per side, the median over rounds of the API process's CPU per write and of
- * writes/s, the p50/p99 latency of every write, and the overhead against `off`: the median of
- * each round's ratio (the sides of one round ran next to each other). The load average
- * before and after says how busy the machine was.
+ * /reservations, each a transaction with its outbox row) from WRITERS concurrent clients of its
+ * own, in ROUNDS rounds of SECONDS after a warm-up round nobody counts. By default every side
+ * takes its writes at the same time (PIS_TRACE_MODE=together): on a machine shared with other
+ * work, whatever else runs then slows every side alike, where one side after the other
+ * (PIS_TRACE_MODE=alternate, the order rotated every round) lets a burst of other work land on
+ * one side only. Reports, per side, the median over rounds of the API process's CPU per write
+ * and of writes/s, the p50/p99 latency of every write, and the overhead against the first
+ * side (`off`): the median of each round's ratio. The load average before and after says how
+ * busy the machine was.
  *
  *   node tools/scripts/build-apps.mjs apps/api && pnpm tsx tools/bench/src/tracing-cost.ts
  *   PIS_TRACE_SIDES   comma-separated sides, default `off,always_off,always_on`;
@@ -39,6 +41,8 @@ const SIDES = (process.env['PIS_TRACE_SIDES'] ?? 'off,always_off,always_on')
   .map((side) => side.trim())
   .filter((side) => side !== '');
 const PROFILE_DIR = process.env['PIS_TRACE_CPU_PROF'] || null;
+/** Every side at once (the default) rather than one after the other. */
+const TOGETHER = (process.env['PIS_TRACE_MODE'] ?? 'together') === 'together';
 const TOKEN = 'tracing-cost-backoffice-token-0123456789';
 const name = `pis_bench_trace_${Date.now()}`;
 
@@ -128,8 +132,13 @@ async function main(): Promise<void> {
       };
     };
     // Warm-up: the JIT, the pools and the SDK's first export, not counted.
-    for (const side of sides) await run(side, Math.min(SECONDS, 3), false);
+    await Promise.all(sides.map((side) => run(side, Math.min(SECONDS, 3), false)));
     for (let round = 0; round < ROUNDS; round++) {
+      if (TOGETHER) {
+        const results = await Promise.all(sides.map((side) => run(side, SECONDS, true)));
+        results.forEach((result, i) => sides[i]!.rounds.push(result));
+        continue;
+      }
       const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
       for (const side of order) side.rounds.push(await run(side, SECONDS, true));
     }
@@ -174,6 +183,7 @@ async function main(): Promise<void> {
           writers: WRITERS,
           seconds: SECONDS,
           rounds: ROUNDS,
+          mode: TOGETHER ? 'together' : 'alternate',
           loadAverage: { before: loadBefore.map(round2), after: loadavg().map(round2) },
           exportRequests: sink.requests(),
           report,

@@ -6,8 +6,9 @@ import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-sup
 import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { WorkerProcess } from '@pis/testing/worker';
 import { ApiProcess } from '../support/api-process';
-import { deploymentEnv, hookedLocation, START_TIMEOUT_MS, waitUntil } from '../support/deployment';
+import { deploymentEnv, hookedLocation, scrape, START_TIMEOUT_MS, waitUntil } from '../support/deployment';
 import { OtlpReceiver, SpanKinds, type ReceivedSpan } from '../support/otlp-receiver';
+import { metric } from '../support/prometheus';
 import { Receiver } from '../support/receiver';
 import { P, reservation } from '../support/wire';
 
@@ -183,7 +184,7 @@ describe('tracing with in-process delivery', () => {
     await db?.drop();
   });
 
-  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace", async () => {
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an export the collector refuses is counted", async () => {
     db = await createTestDatabase({ poolSize: 2 });
     receiver = await Receiver.start();
     otlp = await OtlpReceiver.start();
@@ -221,6 +222,19 @@ describe('tracing with in-process delivery', () => {
     expect(attempt.attributes['pis.attempt.outcome']).toBe('succeeded');
     // Under the relay's context or the one stored with the event (the write's): a span of this trace either way.
     expect(spans.map((s) => s.spanId)).toContain(attempt.parentSpanId);
+
+    // A collector that refuses an export: counted in /metrics, and the writes go on.
+    const exportErrors = async () => metric(await scrape(api.baseUrl), 'pis_trace_export_errors_total');
+    expect(await exportErrors()).toBe(0);
+    otlp.refuse();
+    const after = await traced(
+      api,
+      location.key,
+      reservation(),
+      `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
+    );
+    expect(after.status).toBe(201);
+    await waitUntil('the refused export counted', async () => ((await exportErrors()) ?? 0) >= 1);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   trace,
   type Span,
 } from '@opentelemetry/api';
-import { getRPCMetadata, RPCType } from '@opentelemetry/core';
+import { getRPCMetadata, loggingErrorHandler, RPCType, setGlobalErrorHandler } from '@opentelemetry/core';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -23,7 +23,7 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * protocol and endpoint, the sampler, the batch processor and the resource come from the
  * standard `OTEL_*` variables; traces only (metrics stay with Prometheus, logs with pino).
  */
-export function startOpenTelemetry(defaultServiceName: string): () => Promise<void> {
+export function startOpenTelemetry(defaultServiceName: string, onError: () => void): () => Promise<void> {
   process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
   process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
   const sdk = new NodeSDK({
@@ -54,6 +54,13 @@ export function startOpenTelemetry(defaultServiceName: string): () => Promise<vo
     ],
   });
   sdk.start();
+  // A batch that failed to export (refused, unreachable, timed out) reaches the SDK's global
+  // error handler: counted for `pis_trace_export_errors_total`, then logged as by default.
+  const log = loggingErrorHandler();
+  setGlobalErrorHandler((error) => {
+    onError();
+    log(error);
+  });
   const tracer = trace.getTracer('pis');
   const kinds = { internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER };
   installTracing({
