@@ -184,7 +184,7 @@ describe('tracing with in-process delivery', () => {
     await db?.drop();
   });
 
-  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an export the collector refuses is counted", async () => {
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an unsampled one is carried on unsampled; an export the collector refuses is counted", async () => {
     db = await createTestDatabase({ poolSize: 2 });
     receiver = await Receiver.start();
     otlp = await OtlpReceiver.start();
@@ -222,6 +222,26 @@ describe('tracing with in-process delivery', () => {
     expect(attempt.attributes['pis.attempt.outcome']).toBe('succeeded');
     // Under the relay's context or the one stored with the event (the write's): a span of this trace either way.
     expect(spans.map((s) => s.spanId)).toContain(attempt.parentSpanId);
+
+    // A caller's unsampled trace: its handlers run without a span to hang statements on, yet
+    // its context is stored with the event and the webhook's POST continues it, unsampled.
+    const quietTrace = randomBytes(16).toString('hex');
+    const unsampled = await traced(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[1]] }),
+      `00-${quietTrace}-${randomBytes(8).toString('hex')}-00`,
+    );
+    expect(unsampled.status).toBe(201);
+    const quietPost = await receiver.until(
+      () => receiver.at(location.path).find((r) => String(r.headers['traceparent']).includes(quietTrace)),
+      30_000,
+      "the unsampled write's webhook",
+    );
+    expect(String(quietPost.headers['traceparent'])).toMatch(
+      new RegExp(`^00-${quietTrace}-[0-9a-f]{16}-00$`),
+    );
+    expect(otlp.trace(quietTrace)).toEqual([]);
 
     // A collector that refuses an export: counted in /metrics, and the writes go on.
     const exportErrors = async () => metric(await scrape(api.baseUrl), 'pis_trace_export_errors_total');

@@ -38,8 +38,11 @@ export interface Tracing {
     attributes: SpanAttributes,
     kind?: 'internal' | 'consumer' | 'producer',
   ): StartedSpan;
-  /** Names the HTTP request being served by its route pattern (its server span's `http.route`). */
-  routeMatched(route: string): void;
+  /**
+   * Names the HTTP request being served by its route pattern (its server span's `http.route`),
+   * then runs the rest of the request (`rest`, Express's `next`).
+   */
+  routeMatched(route: string, rest: () => void): void;
 }
 
 /** A span opened without making it active: whoever opened it ends it. */
@@ -95,9 +98,11 @@ export function startTraceSpan(
 
 /**
  * The HTTP layer says which route pattern (`/api/provider/v1/reservations/:externalId`, never
- * the raw path) serves the current request, so its server span is named after it; nothing
- * with tracing off.
+ * the raw path) serves the current request, so its server span is named after it, and hands
+ * over the rest of the request (`rest`), which the tracing adapter may run in a context of its
+ * own; with tracing off, just `rest()`.
  */
-export function traceRouteMatched(route: string): void {
-  if (installed !== null) installed.routeMatched(route);
+export function traceRouteMatched(route: string, rest: () => void): void {
+  if (installed === null) rest();
+  else installed.routeMatched(route, rest);
 }

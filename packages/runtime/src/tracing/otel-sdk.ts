@@ -1,11 +1,14 @@
 import {
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  type Context,
   type Span,
+  type SpanContext,
 } from '@opentelemetry/api';
 import { getRPCMetadata, loggingErrorHandler, RPCType, setGlobalErrorHandler } from '@opentelemetry/core';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -64,9 +67,9 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
   const tracer = trace.getTracer('pis');
   const kinds = { internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER };
   installTracing({
-    currentContext: () => contextOf(context.active()),
+    currentContext: () => contextOf(withUnsampled(context.active())),
     inSpan(name, parent, attributes, work, kind = 'internal') {
-      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : withUnsampled(context.active());
       return tracer.startActiveSpan(name, { kind: kinds[kind], attributes }, base, async (span) => {
         try {
           return await work(openSpan(span));
@@ -80,22 +83,44 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
       });
     },
     startSpan(name, parent, attributes, kind = 'internal') {
-      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : withUnsampled(context.active());
       const span = tracer.startSpan(name, { kind: kinds[kind], attributes }, base);
       return { ...openSpan(span), end: () => span.end() };
     },
     // What the express instrumentation would do, without its wrapper around every layer of
     // every request: the http instrumentation names the server span `POST <route>` and sets
     // `http.route` from the request's RPC metadata when the response is done.
-    routeMatched(route) {
-      const metadata = getRPCMetadata(context.active());
+    //
+    // A request whose trace is not sampled runs its handlers without its (non-recording)
+    // span in the context: the pg and ioredis instrumentations (`requireParentSpan`) and the
+    // http client's (`requireParentforOutgoingSpans`) then skip its statements, commands and
+    // calls at once instead of building spans nobody records. Its span context stays in the
+    // context under a key of ours, so what it stores with its events (`currentContext`) and
+    // spans opened under it still carry its trace, unsampled, as before.
+    routeMatched(route, rest) {
+      const active = context.active();
+      const metadata = getRPCMetadata(active);
       if (metadata?.type === RPCType.HTTP) metadata.route = route;
+      const span = trace.getSpan(active);
+      if (span === undefined || span.isRecording()) return rest();
+      context.with(trace.deleteSpan(active).setValue(UNSAMPLED_REQUEST, span.spanContext()), rest);
     },
   });
   return async () => {
     installTracing(null);
     await sdk.shutdown();
   };
+}
+
+/** Where an unsampled request keeps its span context once its span is out of the context. */
+const UNSAMPLED_REQUEST = createContextKey('pis unsampled request');
+
+/** `active`, with an unsampled request's span context put back where it was set aside. */
+function withUnsampled(active: Context): Context {
+  const unsampled = active.getValue(UNSAMPLED_REQUEST) as SpanContext | undefined;
+  return unsampled === undefined || trace.getSpan(active) !== undefined
+    ? active
+    : trace.setSpanContext(active, unsampled);
 }
 
 /** The W3C headers of a context, when it has a span. */
