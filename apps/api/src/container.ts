@@ -17,6 +17,7 @@ import {
   ServiceMetrics,
   Sha256KeyHasher,
   SystemClock,
+  traceExportErrorSource,
   webhookUrlRules,
   type Config,
   type Logger,
@@ -27,6 +28,7 @@ import {
   idempotencyRetentionLoop,
   type IdempotencyRetentionLoop,
   InProcessDelivery,
+  redisErrorCounts,
   RetentionLoop,
   SignedTestSender,
   urlPolicyFor,
@@ -88,7 +90,13 @@ export function buildApiContainer(
     (db: Database, p: Persistence) =>
       new ServiceMetrics({
         token: config.metricsToken,
-        sources: { backlog: p.backlog, pools: () => db.poolUsage(), replica: () => db.replicaStatus() },
+        sources: {
+          backlog: p.backlog,
+          pools: () => db.poolUsage(),
+          replica: () => db.replicaStatus(),
+          redisErrors: config.redis === null ? undefined : redisErrorCounts,
+          traceExportErrors: traceExportErrorSource(),
+        },
         logger,
         clustered: config.apiWorkers > 1 && cluster.isWorker,
       }),

@@ -24,13 +24,17 @@ export async function rateLimitSetup(config: Config, logger: Logger): Promise<Ra
   }
   // Each key's counter is one key, counted by a one-key script: on a cluster the counters
   // spread over every slot, and no command spans two (decision 0190).
-  const redis = createRedis(config.redis, {
-    connectionName: 'pis-api-rate-limit',
-    enableOfflineQueue: false,
-    commandTimeout: 250,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
+  const redis = createRedis(
+    config.redis,
+    {
+      connectionName: 'pis-api-rate-limit',
+      enableOfflineQueue: false,
+      commandTimeout: 250,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    },
+    'rate-limit',
+  );
   // Reconnection errors repeat while Redis is down; the limiter logs the outage once.
   redis.on('error', (err) => logger.debug({ err }, 'rate limit Redis connection error'));
   await waitUntilReady(redis);

@@ -47,15 +47,19 @@ export class RedisWritePositions implements WritePositions {
     this.prefix = options.prefix ?? 'pis:wal';
     this.ttlMs = Math.max(60_000, options.maxLagMs * 10);
     // One key per command (each location's own): a cluster spreads them over its slots.
-    this.redis = createRedis(options.redis, {
-      connectionName: options.connectionName ?? 'pis-api-write-positions',
-      enableOfflineQueue: false,
-      commandTimeout: 250,
-      maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-      // The writes of one turn of the event loop go out in one round trip.
-      enableAutoPipelining: true,
-    });
+    this.redis = createRedis(
+      options.redis,
+      {
+        connectionName: options.connectionName ?? 'pis-api-write-positions',
+        enableOfflineQueue: false,
+        commandTimeout: 250,
+        maxRetriesPerRequest: 1,
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+        // The writes of one turn of the event loop go out in one round trip.
+        enableAutoPipelining: true,
+      },
+      'write-positions',
+    );
     this.redis.defineCommand('pisRecordPosition', { numberOfKeys: 1, lua: RECORD });
     this.redis.on('error', () => undefined);
     this.redis.on('close', () => {

@@ -6,12 +6,20 @@ import {
   type Database,
   type Persistence,
 } from '@pis/persistence';
-import { databaseModeCipher, ServiceMetrics, SystemClock, type Config, type Logger } from '@pis/runtime';
+import {
+  databaseModeCipher,
+  ServiceMetrics,
+  SystemClock,
+  traceExportErrorSource,
+  type Config,
+  type Logger,
+} from '@pis/runtime';
 import {
   deliverySettingsFrom,
   idempotencyRetentionLoop,
   type IdempotencyRetentionLoop,
   QueuedDelivery,
+  redisErrorCounts,
   RetentionLoop,
   type Resolver,
 } from '@pis/webhooks';
@@ -67,7 +75,12 @@ export function buildWorkerContainer(
     (db: Database, persistence: Persistence) =>
       new ServiceMetrics({
         token: config.metricsToken,
-        sources: { backlog: persistence.backlog, pools: () => db.poolUsage() },
+        sources: {
+          backlog: persistence.backlog,
+          pools: () => db.poolUsage(),
+          redisErrors: redisErrorCounts,
+          traceExportErrors: traceExportErrorSource(),
+        },
         logger,
       }),
     [TOKENS.Database, TOKENS.Persistence],

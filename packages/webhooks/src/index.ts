@@ -46,6 +46,7 @@ export { InProcessDelivery, type InProcessDeliveryOptions } from './in-process/i
 export {
   createRedis,
   isClusterTarget,
+  redisErrorCounts,
   slotPrefix,
   type RedisClient,
   type RedisNode,

@@ -2,47 +2,85 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { createDatabase, databaseUrl, dropDatabase } from './database';
 import { ROOT } from './processes';
+import { summarizeProfileDir, top } from './report/cpu-profile';
 
 /*
- * What tracing costs the write path (docs/decisions/0230-trace-propagation.md): two API
- * processes from the production bundle on one database, one without OTEL_* (no SDK loaded)
- * and one exporting its spans (every one by default; OTLP http/protobuf) to a local sink that
- * answers 200, take reservation writes (POST /reservations, each a transaction with its outbox
- * row) from WRITERS concurrent clients, in alternating rounds of SECONDS, ROUNDS times each
- * side. Alternating in short rounds spreads whatever else the machine does over both sides.
- * Reports writes/s, latency p50/p99 and the API process's CPU per write for each side; the
- * overhead is the traced side's CPU per write over the untraced one's.
+ * What tracing costs the write path (docs/decisions/0230-trace-propagation.md): API processes
+ * from the production bundle on one database, one per side: `off` (no OTEL_* at all: no SDK
+ * loaded) and one per sampler named (`always_off`: SDK and instrumentations on, nothing
+ * recorded; `always_on`: every trace recorded and exported, OTLP http/protobuf, to a local
+ * sink that answers 200; `traceidratio:0.1`...). Each takes reservation writes (POST
+ * /reservations, each a transaction with its outbox row) from WRITERS concurrent clients of its
+ * own, in ROUNDS rounds of SECONDS after a warm-up round nobody counts. By default every side
+ * takes its writes at the same time (PIS_TRACE_MODE=together): on a machine shared with other
+ * work, whatever else runs then slows every side alike, where one side after the other
+ * (PIS_TRACE_MODE=alternate, the order rotated every round) lets a burst of other work land on
+ * one side only. Reports, per side, the median over rounds of the API process's CPU per write
+ * and of writes/s, the p50/p99 latency of every write, and the overhead against the first
+ * side (`off`): the median of each round's ratio. The load average before and after says how
+ * busy the machine was.
  *
  *   node tools/scripts/build-apps.mjs apps/api && pnpm tsx tools/bench/src/tracing-cost.ts
- *   (PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS; PIS_TRACE_SAMPLER and
- *   PIS_TRACE_SAMPLER_ARG for the traced side, e.g. traceidratio 0.1; PIS_TRACE_CONTROL=1 leaves
- *   both sides untraced, to show what the machine's noise alone makes of two equal sides)
+ *   PIS_TRACE_SIDES   comma-separated sides, default `off,always_off,always_on`;
+ *                     `off,off` shows what the machine's noise alone makes of two equal sides;
+ *                     `<side>@<bundle>` runs another build (e.g. a copy of apps/api/dist made
+ *                     before a change, at the same depth: `always_off@apps/api/dist-before/main.js`)
+ *   PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS
+ *   PIS_TRACE_CPU_PROF=<dir>  runs each API under `node --cpu-prof` (one folder per side) and
+ *                     prints where each side's CPU went, by package and by function
  */
 const WRITERS = Number(process.env['PIS_TRACE_WRITERS'] ?? 16);
 const SECONDS = Number(process.env['PIS_TRACE_SECONDS'] ?? 5);
-const ROUNDS = Number(process.env['PIS_TRACE_ROUNDS'] ?? 4);
-/** The traced side's sampler: every trace by default (the most it can cost). */
-const SAMPLER = process.env['PIS_TRACE_SAMPLER'] ?? 'always_on';
-const SAMPLER_ARG = process.env['PIS_TRACE_SAMPLER_ARG'];
+const ROUNDS = Number(process.env['PIS_TRACE_ROUNDS'] ?? 6);
+const SIDES = (process.env['PIS_TRACE_SIDES'] ?? 'off,always_off,always_on')
+  .split(',')
+  .map((side) => side.trim())
+  .filter((side) => side !== '');
+const PROFILE_DIR = process.env['PIS_TRACE_CPU_PROF'] || null;
+/** Every side at once (the default) rather than one after the other. */
+const TOGETHER = (process.env['PIS_TRACE_MODE'] ?? 'together') === 'together';
 const TOKEN = 'tracing-cost-backoffice-token-0123456789';
 const name = `pis_bench_trace_${Date.now()}`;
 
-interface Side {
-  label: 'tracing off' | 'tracing on';
-  process: ChildProcess;
-  baseUrl: string;
+interface Round {
   writes: number;
   seconds: number;
   cpuTicks: number;
+}
+
+interface Side {
+  label: string;
+  process: ChildProcess;
+  baseUrl: string;
+  rounds: Round[];
   latenciesMs: number[];
+  profileDir: string | null;
+}
+
+/** The OTEL_* variables of a side: none for `off`, else an OTLP exporter and the sampler named. */
+function tracingEnv(side: string, sinkUrl: string): Record<string, string> {
+  const [tracing = ''] = side.split('@');
+  if (tracing === 'off') return {};
+  const [sampler = '', arg] = tracing.split(':');
+  return {
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
+    OTEL_TRACES_SAMPLER: sampler,
+    ...(arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: arg }),
+  };
 }
 
 async function main(): Promise<void> {
+  if (SIDES.length === 0) throw new Error('PIS_TRACE_SIDES names no side');
   await createDatabase(name);
   const sink = await startSink();
   const sides: Side[] = [];
+  const loadBefore = loadavg();
   try {
     const env = {
       PATH: process.env['PATH'] ?? '',
@@ -53,82 +91,104 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
     };
     // One after the other: the first start migrates the database.
-    sides.push(await startApi('tracing off', env));
-    // PIS_TRACE_CONTROL=1: the second process is untraced too, to see the noise between two equal sides.
-    const control = process.env['PIS_TRACE_CONTROL'] === '1';
-    sides.push(
-      await startApi('tracing on', {
-        ...env,
-        ...(control ? { OTEL_SDK_DISABLED: 'true' } : {}),
-        OTEL_TRACES_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-        OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-        OTEL_TRACES_SAMPLER: SAMPLER,
-        ...(SAMPLER_ARG === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: SAMPLER_ARG }),
-      }),
-    );
+    for (const [i, side] of SIDES.entries())
+      sides.push(
+        await startApi(`${side}${SIDES.indexOf(side) === i ? '' : ` #${i + 1}`}`, {
+          ...env,
+          ...tracingEnv(side, sink.url),
+        }),
+      );
     const key = await givenLocationKey(sides[0]!.baseUrl);
     let n = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const ticks = cpuTicks(side.process.pid!);
-        const started = performance.now();
-        const until = started + SECONDS * 1_000;
-        await Promise.all(
-          Array.from({ length: WRITERS }, async () => {
-            while (performance.now() < until) {
-              const sent = performance.now();
-              const res = await fetch(`${side.baseUrl}/api/provider/v1/reservations`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-                body: JSON.stringify({
-                  externalId: `trace-${n++}`,
-                  status: 'confirmed',
-                  covers: 2,
-                  startsAt: '2026-11-21T19:00:00.000Z',
-                  updatedAt: '2026-11-20T10:00:00.000Z',
-                }),
-              });
-              await res.arrayBuffer();
-              if (res.status !== 201) throw new Error(`a write answered ${res.status}`);
-              side.latenciesMs.push(performance.now() - sent);
-              side.writes++;
-            }
+    const write = async (side: Side, until: number, record: boolean) => {
+      while (performance.now() < until) {
+        const sent = performance.now();
+        const res = await fetch(`${side.baseUrl}/api/provider/v1/reservations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            externalId: `trace-${n++}`,
+            status: 'confirmed',
+            covers: 2,
+            startsAt: '2026-11-21T19:00:00.000Z',
+            updatedAt: '2026-11-20T10:00:00.000Z',
           }),
-        );
-        side.seconds += (performance.now() - started) / 1_000;
-        side.cpuTicks += cpuTicks(side.process.pid!) - ticks;
+        });
+        await res.arrayBuffer();
+        if (res.status !== 201) throw new Error(`a write to ${side.label} answered ${res.status}`);
+        if (record) side.latenciesMs.push(performance.now() - sent);
       }
+    };
+    const run = async (side: Side, seconds: number, record: boolean): Promise<Round> => {
+      const before = side.latenciesMs.length;
+      const ticks = cpuTicks(side.process.pid!);
+      const started = performance.now();
+      const until = started + seconds * 1_000;
+      await Promise.all(Array.from({ length: WRITERS }, () => write(side, until, record)));
+      return {
+        writes: side.latenciesMs.length - before,
+        seconds: (performance.now() - started) / 1_000,
+        cpuTicks: cpuTicks(side.process.pid!) - ticks,
+      };
+    };
+    // Warm-up: the JIT, the pools and the SDK's first export, not counted.
+    await Promise.all(sides.map((side) => run(side, Math.min(SECONDS, 3), false)));
+    for (let round = 0; round < ROUNDS; round++) {
+      if (TOGETHER) {
+        const results = await Promise.all(sides.map((side) => run(side, SECONDS, true)));
+        results.forEach((result, i) => sides[i]!.rounds.push(result));
+        continue;
+      }
+      const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
+      for (const side of order) side.rounds.push(await run(side, SECONDS, true));
     }
+    const cpuPerWrite = (r: Round) => (r.cpuTicks * 10) / r.writes;
     const report = sides.map((s) => {
       const sorted = [...s.latenciesMs].sort((a, b) => a - b);
       const at = (q: number) =>
         Number(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1));
       return {
         side: s.label,
-        writes: s.writes,
-        writesPerSecond: Math.round(s.writes / s.seconds),
+        writes: s.latenciesMs.length,
+        writesPerSecond: Math.round(median(s.rounds.map((r) => r.writes / r.seconds))),
         p50Ms: at(0.5),
         p99Ms: at(0.99),
-        apiCpuMsPerWrite: Number(((s.cpuTicks * 10) / s.writes).toFixed(3)),
+        apiCpuMsPerWrite: Number(median(s.rounds.map(cpuPerWrite)).toFixed(3)),
+        apiCpuMsPerWriteByRound: s.rounds.map((r) => Number(cpuPerWrite(r).toFixed(3))),
       };
     });
-    const [off, on] = report;
+    const off = sides[0]!;
+    const overhead = Object.fromEntries(
+      sides.slice(1).map((s) => [
+        s.label,
+        {
+          cpuPerWrite: pct(median(s.rounds.map((r, i) => cpuPerWrite(r) / cpuPerWrite(off.rounds[i]!)))),
+          throughput: pct(
+            median(
+              s.rounds.map((r, i) => off.rounds[i]!.writes / off.rounds[i]!.seconds / (r.writes / r.seconds)),
+            ),
+          ),
+          p50: pct(report[sides.indexOf(s)]!.p50Ms / report[0]!.p50Ms),
+        },
+      ]),
+    );
+    // Stopped gracefully, so that `--cpu-prof` writes its profiles.
+    await Promise.all(sides.map((s) => stopApi(s)));
+    const profiles =
+      PROFILE_DIR === null ? undefined : Object.fromEntries(sides.map((s) => [s.label, profileOf(s)]));
     console.log(
       JSON.stringify(
         {
+          node: process.version,
           writers: WRITERS,
           seconds: SECONDS,
           rounds: ROUNDS,
-          control: process.env['PIS_TRACE_CONTROL'] === '1',
-          sampler: SAMPLER_ARG === undefined ? SAMPLER : `${SAMPLER} ${SAMPLER_ARG}`,
+          mode: TOGETHER ? 'together' : 'alternate',
+          loadAverage: { before: loadBefore.map(round2), after: loadavg().map(round2) },
           exportRequests: sink.requests(),
           report,
-          overhead: {
-            cpuPerWrite: pct(on!.apiCpuMsPerWrite / off!.apiCpuMsPerWrite),
-            throughput: pct(off!.writesPerSecond / on!.writesPerSecond),
-            p50: pct(on!.p50Ms / off!.p50Ms),
-          },
+          overheadAgainst: { [off.label]: overhead },
+          ...(profiles === undefined ? {} : { profiles }),
         },
         null,
         2,
@@ -141,6 +201,35 @@ async function main(): Promise<void> {
   }
 }
 
+const round2 = (n: number) => Number(n.toFixed(2));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Where a side's CPU went: the largest packages and functions, as shares of its busy time. */
+function profileOf(side: Side) {
+  const found = side.profileDir === null ? null : summarizeProfileDir(side.profileDir);
+  if (found === null) return null;
+  const { summary } = found;
+  const share = (entries: [string, number][]) =>
+    Object.fromEntries(entries.map(([k, v]) => [k, `${(v * 100).toFixed(1)}%`]));
+  return {
+    busyMs: Math.round(summary.busyMs),
+    byPackage: share(top(summary.byCategory, summary.busyMs, 15)),
+    byFunction: share(top(summary.byFunction, summary.busyMs, 25)),
+  };
+}
+
+async function stopApi(side: Side): Promise<void> {
+  if (side.process.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => side.process.once('exit', () => resolve()));
+  side.process.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+}
+
 const pct = (ratio: number) => `${((ratio - 1) * 100).toFixed(1)}%`;
 
 /** utime + stime of a process, in clock ticks (1/100 s on Linux). */
@@ -149,14 +238,17 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-async function startApi(label: Side['label'], env: Record<string, string>): Promise<Side> {
+async function startApi(label: string, env: Record<string, string>): Promise<Side> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
     });
   });
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', 'apps/api/dist/main.js'], {
+  const profileDir = PROFILE_DIR === null ? null : join(PROFILE_DIR, label.replace(/[^a-z0-9.#_-]+/gi, '_'));
+  const profiling = profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const bundle = label.split(' ')[0]!.split('@')[1] ?? 'apps/api/dist/main.js';
+  const child = spawn(process.execPath, [...profiling, '--max-semi-space-size=4', bundle], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -171,7 +263,7 @@ async function startApi(label: Side['label'], env: Record<string, string>): Prom
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the API (${label}) did not start`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { label, process: child, baseUrl, writes: 0, seconds: 0, cpuTicks: 0, latenciesMs: [] };
+  return { label, process: child, baseUrl, rounds: [], latenciesMs: [], profileDir };
 }
 
 async function givenLocationKey(baseUrl: string): Promise<string> {

@@ -6,8 +6,9 @@ import { createTestDatabase, type TestDatabase } from '@pis/persistence/test-sup
 import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { WorkerProcess } from '@pis/testing/worker';
 import { ApiProcess } from '../support/api-process';
-import { deploymentEnv, hookedLocation, START_TIMEOUT_MS, waitUntil } from '../support/deployment';
+import { deploymentEnv, hookedLocation, scrape, START_TIMEOUT_MS, waitUntil } from '../support/deployment';
 import { OtlpReceiver, SpanKinds, type ReceivedSpan } from '../support/otlp-receiver';
+import { metric } from '../support/prometheus';
 import { Receiver } from '../support/receiver';
 import { P, reservation } from '../support/wire';
 
@@ -121,8 +122,13 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
         s.kind === SpanKinds.client &&
         s.scope.endsWith('instrumentation-http'),
     )!;
-    // The API's server span continues the caller's trace, under the caller's span.
-    expect(server).toMatchObject({ parentSpanId: callerSpanId, resource: { 'service.name': 'pis-api' } });
+    // The API's server span continues the caller's trace, under the caller's span, named by its route.
+    expect(server).toMatchObject({
+      name: `POST ${P}/reservations`,
+      parentSpanId: callerSpanId,
+      attributes: { 'http.route': `${P}/reservations` },
+      resource: { 'service.name': 'pis-api' },
+    });
     expect(server!.resource['process.pid']).toBe(api.pid);
     // The write's statements (its transaction, the outbox insert among them), under the request.
     const apiQueries = dbSpans.filter((s) => s.resource['service.name'] === 'pis-api');
@@ -155,6 +161,8 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
       (s) => s.resource['service.name'] === workerName && s.parentSpanId === null,
     );
     expect(workerRoots).toEqual([]);
+    // Health probes (the start waited on /healthz) and scrapes start no trace.
+    expect(otlp.spans.filter((s) => /^GET \/(readyz|healthz|metrics)$/.test(s.name))).toEqual([]);
   });
 
   it('When tracing is on, then the processes loaded OpenTelemetry (what the check when off counts)', async () => {
@@ -176,7 +184,7 @@ describe('tracing with in-process delivery', () => {
     await db?.drop();
   });
 
-  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace", async () => {
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an unsampled one is carried on unsampled; an export the collector refuses is counted", async () => {
     db = await createTestDatabase({ poolSize: 2 });
     receiver = await Receiver.start();
     otlp = await OtlpReceiver.start();
@@ -214,6 +222,39 @@ describe('tracing with in-process delivery', () => {
     expect(attempt.attributes['pis.attempt.outcome']).toBe('succeeded');
     // Under the relay's context or the one stored with the event (the write's): a span of this trace either way.
     expect(spans.map((s) => s.spanId)).toContain(attempt.parentSpanId);
+
+    // A caller's unsampled trace: its handlers run without a span to hang statements on, yet
+    // its context is stored with the event and the webhook's POST continues it, unsampled.
+    const quietTrace = randomBytes(16).toString('hex');
+    const unsampled = await traced(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[1]] }),
+      `00-${quietTrace}-${randomBytes(8).toString('hex')}-00`,
+    );
+    expect(unsampled.status).toBe(201);
+    const quietPost = await receiver.until(
+      () => receiver.at(location.path).find((r) => String(r.headers['traceparent']).includes(quietTrace)),
+      30_000,
+      "the unsampled write's webhook",
+    );
+    expect(String(quietPost.headers['traceparent'])).toMatch(
+      new RegExp(`^00-${quietTrace}-[0-9a-f]{16}-00$`),
+    );
+    expect(otlp.trace(quietTrace)).toEqual([]);
+
+    // A collector that refuses an export: counted in /metrics, and the writes go on.
+    const exportErrors = async () => metric(await scrape(api.baseUrl), 'pis_trace_export_errors_total');
+    expect(await exportErrors()).toBe(0);
+    otlp.refuse();
+    const after = await traced(
+      api,
+      location.key,
+      reservation(),
+      `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
+    );
+    expect(after.status).toBe(201);
+    await waitUntil('the refused export counted', async () => ((await exportErrors()) ?? 0) >= 1);
   });
 });
 

@@ -52,10 +52,12 @@ const attributesOf = (list: { key: string; value: AnyValue }[] = []) =>
 
 /**
  * A local OTLP/HTTP trace receiver for `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`: accepts
- * `POST /v1/traces`, keeps every span it is sent, answers 200 with an empty partial success.
+ * `POST /v1/traces`, keeps every span it is sent, answers 200 with an empty partial success
+ * (or, once told to `refuse`, 400 to every export, which an exporter does not retry).
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  private refusing = false;
 
   private constructor(
     private readonly server: Server,
@@ -70,6 +72,10 @@ export class OtlpReceiver {
       req.on('end', () => {
         if (req.method !== 'POST' || req.url !== '/v1/traces') {
           res.writeHead(404).end();
+          return;
+        }
+        if (holder.receiver!.refusing) {
+          res.writeHead(400, { 'content-type': 'application/json' }).end('{}');
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequestJson;
@@ -95,6 +101,11 @@ export class OtlpReceiver {
     const { port } = server.address() as AddressInfo;
     holder.receiver = new OtlpReceiver(server, `http://127.0.0.1:${port}`);
     return holder.receiver;
+  }
+
+  /** From now on every export is answered 400 and its spans are not kept. */
+  refuse(): void {
+    this.refusing = true;
   }
 
   /** The spans of one trace. */

@@ -38,6 +38,11 @@ export interface Tracing {
     attributes: SpanAttributes,
     kind?: 'internal' | 'consumer' | 'producer',
   ): StartedSpan;
+  /**
+   * Names the HTTP request being served by its route pattern (its server span's `http.route`),
+   * then runs the rest of the request (`rest`, Express's `next`).
+   */
+  routeMatched(route: string, rest: () => void): void;
 }
 
 /** A span opened without making it active: whoever opened it ends it. */
@@ -89,4 +94,15 @@ export function startTraceSpan(
   kind?: 'internal' | 'consumer' | 'producer',
 ): StartedSpan | null {
   return installed === null ? null : installed.startSpan(name, parent, attributes, kind);
+}
+
+/**
+ * The HTTP layer says which route pattern (`/api/provider/v1/reservations/:externalId`, never
+ * the raw path) serves the current request, so its server span is named after it, and hands
+ * over the rest of the request (`rest`), which the tracing adapter may run in a context of its
+ * own; with tracing off, just `rest()`.
+ */
+export function traceRouteMatched(route: string, rest: () => void): void {
+  if (installed === null) rest();
+  else installed.routeMatched(route, rest);
 }

@@ -1,3 +1,4 @@
+import { traceRouteMatched } from '@pis/domain';
 import type { RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error';
 
@@ -16,10 +17,15 @@ const ROUTE = 'metricsRoute';
 /**
  * The first handler of every mounted route: its full pattern (`/api/provider/v1/reservations/:externalId`),
  * taken while Express still knows it (on an error the router has already unwound `baseUrl`).
+ * It also names the request's server span when tracing is on (instead of the express
+ * instrumentation, which costs a wrapper on every middleware of every request), and lets
+ * tracing run the route's handlers in a context of its own (an unsampled request's).
  */
 export const rememberRoute: RequestHandler = (req, res, next) => {
-  res.locals[ROUTE] ??= `${req.baseUrl}${req.route?.path ?? ''}`;
-  next();
+  if (res.locals[ROUTE] !== undefined) return next();
+  const route = `${req.baseUrl}${req.route?.path ?? ''}`;
+  res.locals[ROUTE] = route;
+  traceRouteMatched(route, next);
 };
 
 /** Observes every request's duration, method, route pattern (never the raw path) and status. */

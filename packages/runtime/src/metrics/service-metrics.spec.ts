@@ -29,6 +29,33 @@ describe('ServiceMetrics', () => {
       expect(guarded.authorized(refused)).toBe(false);
   });
 
+  it('When the Redis clients and the trace exporter met errors, then each count is scraped afresh (Redis by client); without Redis or tracing, neither metric is there', async () => {
+    let redis = [{ client: 'queue-worker', count: 2 }];
+    let exportErrors = 0;
+    const metrics = new ServiceMetrics({
+      token: null,
+      sources: { redisErrors: () => redis, traceExportErrors: () => exportErrors },
+      logger,
+    });
+    const without = (await new ServiceMetrics({ token: null, sources: {}, logger }).scrape()).text;
+
+    const first = (await metrics.scrape()).text;
+    redis = [
+      { client: 'queue-worker', count: 5 },
+      { client: 'rate-limit', count: 1 },
+    ];
+    exportErrors = 3;
+    const second = (await metrics.scrape()).text;
+
+    expect(value(first, 'pis_redis_errors_total{client="queue-worker"}')).toBe(2);
+    expect(value(first, 'pis_trace_export_errors_total')).toBe(0);
+    expect(value(second, 'pis_redis_errors_total{client="queue-worker"}')).toBe(5);
+    expect(value(second, 'pis_redis_errors_total{client="rate-limit"}')).toBe(1);
+    expect(value(second, 'pis_trace_export_errors_total')).toBe(3);
+    expect(first).toContain('# TYPE pis_redis_errors_total counter');
+    expect(without).not.toMatch(/pis_redis_errors_total|pis_trace_export_errors_total/);
+  });
+
   it('When a read replica is configured, then its reads by source and reason, whether it serves and its lag are scraped; while it is down the lag is left out; without one, none of them', async () => {
     let status: ReplicaGaugeSource = {
       state: 'serving',

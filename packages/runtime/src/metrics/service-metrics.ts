@@ -27,6 +27,10 @@ export interface MetricsSources {
   pools?: () => PoolGaugeSource[];
   /** null (or absent) without a read replica. */
   replica?: () => ReplicaGaugeSource | null;
+  /** Errors met so far by each Redis client of the process (`redisErrorCounts`); absent without Redis. */
+  redisErrors?: () => { client: string; count: number }[];
+  /** Trace batches the OpenTelemetry SDK failed to export so far; absent with tracing off. */
+  traceExportErrors?: () => number;
 }
 
 export interface MetricsOptions {
@@ -182,6 +186,7 @@ export class ServiceMetrics {
     );
     this.poolGauge('pis_db_pool_max_connections', 'The most connections each pool opens', (p) => p.max);
     this.replicaMetrics();
+    this.errorCounters();
     this.registry = Registry.merge([processMetrics(), this.own]);
     this.scrapeCluster = options.clustered ? clusterScrape(this.registry) : null;
   }
@@ -288,6 +293,34 @@ export class ServiceMetrics {
         return lag === null || !Number.isFinite(lag) ? null : lag;
       },
     );
+  }
+
+  /** Errors counted elsewhere in the process (the Redis clients, the trace exporter), read when scraped. */
+  private errorCounters(): void {
+    const { redisErrors, traceExportErrors } = this.options.sources;
+    if (redisErrors) {
+      new Counter({
+        name: 'pis_redis_errors_total',
+        help: 'Errors met by each Redis client of the process (connections refused or lost, commands timed out; on a Redis Cluster also node errors and failed slot refreshes), by client',
+        labelNames: ['client'],
+        registers: [this.own],
+        collect() {
+          this.reset();
+          for (const { client, count } of redisErrors()) this.inc({ client }, count);
+        },
+      });
+    }
+    if (traceExportErrors) {
+      new Counter({
+        name: 'pis_trace_export_errors_total',
+        help: 'Batches of spans the OpenTelemetry SDK failed to export (refused, unreachable or timed out), and its other errors',
+        registers: [this.own],
+        collect() {
+          this.reset();
+          this.inc(traceExportErrors());
+        },
+      });
+    }
   }
 
   /** One query per scrape, shared by the gauges that the registry collects in parallel. */

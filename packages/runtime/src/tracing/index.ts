@@ -1,1 +1,1 @@
-export { startTracing, stopTracing, tracingRequested } from './start-tracing';
+export { startTracing, stopTracing, traceExportErrorSource, tracingRequested } from './start-tracing';

@@ -1,18 +1,24 @@
 import {
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
+  type Context,
   type Span,
+  type SpanContext,
 } from '@opentelemetry/api';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { getRPCMetadata, loggingErrorHandler, RPCType, setGlobalErrorHandler } from '@opentelemetry/core';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/domain';
+
+/** Requests that start no trace: health probes and the Prometheus scrape. */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * The OpenTelemetry SDK, loaded by `startTracing` only when an exporter is configured: this
@@ -20,17 +26,20 @@ import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/dom
  * protocol and endpoint, the sampler, the batch processor and the resource come from the
  * standard `OTEL_*` variables; traces only (metrics stay with Prometheus, logs with pino).
  */
-export function startOpenTelemetry(defaultServiceName: string): () => Promise<void> {
+export function startOpenTelemetry(defaultServiceName: string, onError: () => void): () => Promise<void> {
   process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
   process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
   const sdk = new NodeSDK({
     serviceName: process.env['OTEL_SERVICE_NAME'] || defaultServiceName,
+    // No express instrumentation: even told to ignore middleware and router layers it wraps
+    // every layer of every request, sampled or not (the largest part of what tracing cost the
+    // write path). The route pattern names the server span through `routeMatched` instead.
     instrumentations: [
-      // Outgoing requests outside any trace (none of ours) are not worth a trace of their own.
-      new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
-      // The route's handler, not every middleware and router layer it passed (a span each).
-      new ExpressInstrumentation({
-        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
+      new HttpInstrumentation({
+        // Outgoing requests outside any trace (none of ours) are not worth a trace of their own.
+        requireParentforOutgoingSpans: true,
+        // Probes and scrapes come every few seconds and say nothing about a write.
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!),
       }),
       // The background loops (relay, pollers, BullMQ's blocking reads) query PostgreSQL and Redis
       // all the time outside any request or attempt: those queries start no trace.
@@ -40,18 +49,27 @@ export function startOpenTelemetry(defaultServiceName: string): () => Promise<vo
         ignoreConnectSpans: true,
         // The instrumentation follows the current conventions (`db.system.name`); many backends
         // still key database spans on the older `db.system`, so each query span carries both.
-        requestHook: (span) => span.setAttribute('db.system', 'postgresql'),
+        requestHook: (span) => {
+          if (span.isRecording()) span.setAttribute('db.system', 'postgresql');
+        },
       }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
+  // A batch that failed to export (refused, unreachable, timed out) reaches the SDK's global
+  // error handler: counted for `pis_trace_export_errors_total`, then logged as by default.
+  const log = loggingErrorHandler();
+  setGlobalErrorHandler((error) => {
+    onError();
+    log(error);
+  });
   const tracer = trace.getTracer('pis');
   const kinds = { internal: SpanKind.INTERNAL, consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER };
   installTracing({
-    currentContext: () => contextOf(context.active()),
+    currentContext: () => contextOf(withUnsampled(context.active())),
     inSpan(name, parent, attributes, work, kind = 'internal') {
-      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : withUnsampled(context.active());
       return tracer.startActiveSpan(name, { kind: kinds[kind], attributes }, base, async (span) => {
         try {
           return await work(openSpan(span));
@@ -65,15 +83,44 @@ export function startOpenTelemetry(defaultServiceName: string): () => Promise<vo
       });
     },
     startSpan(name, parent, attributes, kind = 'internal') {
-      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : context.active();
+      const base = parent ? propagation.extract(ROOT_CONTEXT, parent) : withUnsampled(context.active());
       const span = tracer.startSpan(name, { kind: kinds[kind], attributes }, base);
       return { ...openSpan(span), end: () => span.end() };
+    },
+    // What the express instrumentation would do, without its wrapper around every layer of
+    // every request: the http instrumentation names the server span `POST <route>` and sets
+    // `http.route` from the request's RPC metadata when the response is done.
+    //
+    // A request whose trace is not sampled runs its handlers without its (non-recording)
+    // span in the context: the pg and ioredis instrumentations (`requireParentSpan`) and the
+    // http client's (`requireParentforOutgoingSpans`) then skip its statements, commands and
+    // calls at once instead of building spans nobody records. Its span context stays in the
+    // context under a key of ours, so what it stores with its events (`currentContext`) and
+    // spans opened under it still carry its trace, unsampled, as before.
+    routeMatched(route, rest) {
+      const active = context.active();
+      const metadata = getRPCMetadata(active);
+      if (metadata?.type === RPCType.HTTP) metadata.route = route;
+      const span = trace.getSpan(active);
+      if (span === undefined || span.isRecording()) return rest();
+      context.with(trace.deleteSpan(active).setValue(UNSAMPLED_REQUEST, span.spanContext()), rest);
     },
   });
   return async () => {
     installTracing(null);
     await sdk.shutdown();
   };
+}
+
+/** Where an unsampled request keeps its span context once its span is out of the context. */
+const UNSAMPLED_REQUEST = createContextKey('pis unsampled request');
+
+/** `active`, with an unsampled request's span context put back where it was set aside. */
+function withUnsampled(active: Context): Context {
+  const unsampled = active.getValue(UNSAMPLED_REQUEST) as SpanContext | undefined;
+  return unsampled === undefined || trace.getSpan(active) !== undefined
+    ? active
+    : trace.setSpanContext(active, unsampled);
 }
 
 /** The W3C headers of a context, when it has a span. */

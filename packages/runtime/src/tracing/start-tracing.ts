@@ -14,6 +14,8 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 let stop: (() => Promise<void>) | null = null;
+/** What the SDK reported to its error handler since it started: nearly all failed exports. */
+let exportErrors = 0;
 
 /**
  * docs/reference/running.md#tracing: starts the OpenTelemetry SDK when the environment asks
@@ -25,7 +27,7 @@ export async function startTracing(defaultServiceName: string, env = process.env
   if (stop !== null) return true;
   if (!tracingRequested(env)) return false;
   const { startOpenTelemetry } = await import('./otel-sdk');
-  stop = startOpenTelemetry(defaultServiceName);
+  stop = startOpenTelemetry(defaultServiceName, () => exportErrors++);
   return true;
 }
 
@@ -34,4 +36,13 @@ export async function stopTracing(): Promise<void> {
   const stopping = stop;
   stop = null;
   await stopping?.();
+}
+
+/**
+ * `pis_trace_export_errors_total`'s source: the batches of spans the SDK failed to export
+ * (collector refused, unreachable or too slow) and its other errors, counted since it
+ * started; undefined while tracing is off (the metric is then left out).
+ */
+export function traceExportErrorSource(): (() => number) | undefined {
+  return stop === null ? undefined : () => exportErrors;
 }

@@ -44,15 +44,16 @@ export class QueuedDelivery {
     this.stack = deliveryStack(options);
     const pollMs = options.pollMs ?? 500;
     // The producer fails fast while Redis is down (the enqueuer retries); the worker waits.
-    this.producerRedis = createRedis(options.redis, {
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
-    });
-    this.workerRedis = createRedis(options.redis, {
-      maxRetriesPerRequest: null,
-      enableAutoPipelining: true,
-    });
+    this.producerRedis = createRedis(
+      options.redis,
+      { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true },
+      'queue-producer',
+    );
+    this.workerRedis = createRedis(
+      options.redis,
+      { maxRetriesPerRequest: null, enableAutoPipelining: true },
+      'queue-worker',
+    );
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
     // Every key of the queue in one slot of a cluster: BullMQ's scripts take several at once.
     const prefix = slotPrefix(options.redis, options.prefix);

@@ -22,15 +22,40 @@ export function isClusterTarget(target: RedisTarget): target is { clusterNodes: 
 
 /**
  * The one place a Redis client is made, for every user (the queue, the rate limit, the
- * write positions): `options` are a single Redis's, and mean the same on a cluster. There
+ * write positions), named by `client` in `pis_redis_errors_total`: `options` are a single Redis's, and mean the same on a cluster. There
  * they apply to each node's connection, except what the cluster client does itself: its
  * offline queue, auto-pipelining and reconnection (`retryStrategy` becomes its
  * `clusterRetryStrategy`). Commands that meet a slot moving or a failover in progress are
  * retried by the cluster client (MOVED/ASK follow the new owner; CLUSTERDOWN and TRYAGAIN
  * wait a moment), within `maxRetriesPerRequest` where that is set.
  */
-export function createRedis(target: RedisTarget, options: RedisOptions = {}): RedisClient {
-  if (!isClusterTarget(target)) return new Redis(target.url, options);
+export function createRedis(target: RedisTarget, options: RedisOptions = {}, client = 'redis'): RedisClient {
+  const redis = isClusterTarget(target) ? createCluster(target, options) : new Redis(target.url, options);
+  countErrors(redis, client);
+  return redis;
+}
+
+/** Errors met by each client of this process, by its name; read by the metrics at each scrape. */
+const errorCounts = new Map<string, number>();
+
+/**
+ * `pis_redis_errors_total{client}`: the errors each Redis client of this process met so far
+ * (connections refused or lost, commands timed out; on a Redis Cluster also each node's
+ * errors and failed slot refreshes), counted from the client's `error` events and, on a
+ * cluster, `node error` events. Every user of `createRedis` handles the errors itself; this
+ * only counts them.
+ */
+export function redisErrorCounts(): { client: string; count: number }[] {
+  return [...errorCounts].map(([client, count]) => ({ client, count }));
+}
+
+function countErrors(redis: RedisClient, client: string): void {
+  const count = () => errorCounts.set(client, (errorCounts.get(client) ?? 0) + 1);
+  redis.on('error', count);
+  if (redis instanceof Cluster) redis.on('node error', count);
+}
+
+function createCluster(target: { clusterNodes: readonly RedisNode[] }, options: RedisOptions): Cluster {
   const { enableOfflineQueue, enableAutoPipelining, retryStrategy, ...nodeOptions } = options;
   const clusterOptions: ClusterOptions = {
     redisOptions: nodeOptions,
