@@ -12,7 +12,7 @@ import type { WebhookDeliveryRow } from '../schemas/webhook-delivery.schema';
 import type { WebhookEndpointRow } from '../schemas/webhook-endpoint.schema';
 import type { Database } from '../db/database';
 import { isUuid } from '../adapters/uuid';
-import { inScope, scopeIsUuids, scopeParams } from '../adapters/pg-webhook-repositories';
+import { inScope, scopeIsUuids, scopeParams } from '../webhooks/pg-webhook-repositories';
 
 export class PgWebhookQueries implements WebhookQueries {
   constructor(
