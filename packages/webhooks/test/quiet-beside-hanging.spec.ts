@@ -32,7 +32,5 @@ describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, se
   };
 });
 
-// The embedded deployment (PGlite) is not checked here yet: on a machine loaded by two CPU hogs
-// and other test runs its quiet location's p99 beside was over twice its p99 alone in two runs
-// of five, its one database session shared with the hanging endpoint's statements
-// (docs/decisions/0160).
+// The embedded deployment (PGlite) is checked by `embedded/quiet-beside-hanging.pglite.ts`, in the
+// embedded suites' own Jest (`embedded.spec.ts`).
