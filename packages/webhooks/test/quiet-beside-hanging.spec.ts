@@ -18,10 +18,10 @@ describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settin
   return delivery;
 });
 
-// The worker deployment: PostgreSQL and Redis, with the in-process deployments' 16 slots.
+// The worker deployment: PostgreSQL and Redis, with the test support's 8 slots.
 describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, settings) => {
   const prefix = testPrefix('quiet');
-  const delivery = queuedDelivery(h, { prefix, settings, concurrency: 16, pollMs: 500 });
+  const delivery = queuedDelivery(h, { prefix, settings, pollMs: 500 });
   await delivery.start();
   return {
     wake: () => delivery.wake(),

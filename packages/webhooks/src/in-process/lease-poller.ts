@@ -29,6 +29,8 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
   private receiving = false;
   /** Whether the last claim found everything due: then wait for a wake or the poll before the next. */
   private exhausted = false;
+  /** Endpoints whose due deliveries the last claim may have left behind: it filled their room, or they had none. */
+  private heldBack = new Set<string>();
   private interrupt: (() => void) | null = null;
 
   constructor(
@@ -60,8 +62,10 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
       const claimed = await this.leases.claimDue(max, this.options.leaseMs, rooms);
       const perEndpoint = new Map<string, number>();
       for (const d of claimed) perEndpoint.set(d.endpointId, (perEndpoint.get(d.endpointId) ?? 0) + 1);
-      const filled = [...perEndpoint].some(([id, n]) => n >= (rooms.endpoints.get(id) ?? rooms.otherwise));
-      if (claimed.length === max || filled) this.exhausted = false;
+      const filled = [...perEndpoint].filter(([id, n]) => n >= (rooms.endpoints.get(id) ?? rooms.otherwise));
+      this.heldBack = new Set(filled.map(([id]) => id));
+      for (const [id, n] of rooms.endpoints) if (n <= 0) this.heldBack.add(id);
+      if (claimed.length === max || filled.length > 0) this.exhausted = false;
       if (claimed.length > 0) return claimed.map(toJob);
     }
     return [];
@@ -96,7 +100,14 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
     return due;
   }
 
-  wake(): void {
+  /**
+   * A slot of `freed` freeing changes the next claim only when the last one left some of that
+   * endpoint's due deliveries behind: otherwise it waits for its next reason (a new delivery,
+   * a call-back, the poll), rather than read the due deliveries again for nothing, past
+   * every delivery a hanging endpoint has waiting.
+   */
+  wake(freed?: string): void {
+    if (freed !== undefined && !this.heldBack.has(freed)) return;
     this.exhausted = false;
     this.interrupt?.();
   }
