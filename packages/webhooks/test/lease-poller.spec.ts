@@ -28,7 +28,7 @@ function leasesAnswering(answers: string[][]): DeliveryLeases & { claims: ClaimR
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('LeasePoller', () => {
-  it('When a slot frees of an endpoint the last claim left nothing of, then it claims again only at its next reason; a slot of an endpoint it held back makes it claim at once', async () => {
+  it('When a slot frees of an endpoint the last claim left nothing of, then it claims again only at its next reason; a slot of an endpoint it held back makes it claim at once, if that endpoint has room then', async () => {
     // First claim: the quiet endpoint's one delivery. Second: two of the hanging endpoint's,
     // its whole room. Third (the hanging endpoint without room): nothing.
     const leases = leasesAnswering([['quiet'], ['hanging', 'hanging'], []]);
@@ -51,6 +51,10 @@ describe('LeasePoller', () => {
     poller.wake('quiet');
     await tick();
     const claimsAfterQuietAgain = leases.claims.length;
+    // One of its slots frees, and it is still at its cap (its first attempts end one by one).
+    poller.wake('hanging');
+    await tick();
+    const claimsAtCap = leases.claims.length;
     room = { endpoints: new Map([['hanging', 1]]), otherwise: 2 };
     poller.wake('hanging');
     await tick();
@@ -62,6 +66,8 @@ describe('LeasePoller', () => {
     expect(claimsAfterQuietSlot).toBe(1);
     expect(second.map((j) => j.endpointId)).toEqual(['hanging', 'hanging']);
     // After a claim that filled the hanging endpoint's room, the next claims at once (and finds nothing).
-    expect([claimsBeforeHangingSlot, claimsAfterQuietAgain, claimsAfterHangingSlot]).toEqual([3, 3, 4]);
+    expect([claimsBeforeHangingSlot, claimsAfterQuietAgain, claimsAtCap, claimsAfterHangingSlot]).toEqual([
+      3, 3, 3, 4,
+    ]);
   });
 });

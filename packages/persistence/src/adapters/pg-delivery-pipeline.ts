@@ -297,6 +297,7 @@ export class PgAttemptLog implements AttemptLog {
   /** Failures waiting for the statement in flight to end; each settles with the statement it goes in. */
   private failing: WaitingFailure[] = [];
   private recordingFailures = false;
+  private gathering: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -327,7 +328,11 @@ export class PgAttemptLog implements AttemptLog {
         settle: (error, endpointDisabled) =>
           error === undefined ? resolve({ endpointDisabled: endpointDisabled === true }) : reject(error),
       });
-      this.recordFailures();
+      // The first of them waits a moment for the others that end about together.
+      this.gathering ??= setTimeout(() => {
+        this.gathering = null;
+        this.recordFailures();
+      }, FAILURES_GATHER_MS);
     });
   }
 
@@ -392,10 +397,11 @@ export class PgAttemptLog implements AttemptLog {
   }
 
   /**
-   * Failures are recorded together like successes: those that end while a statement records
-   * others (a new endpoint's first attempts timing out at once) go in the next, one statement
-   * for all of them, instead of one statement each on a session other locations' deliveries
-   * share. The rules are the one-at-a-time ones: the delivery changes only while it is still
+   * Failures are recorded together like successes: those that end within a few milliseconds of
+   * the first (`FAILURES_GATHER_MS`: a new endpoint's first attempts timing out about together,
+   * which a loaded process sees tens of milliseconds apart), or while a statement records
+   * others, go in one statement, instead of one statement each on a session other locations'
+   * deliveries share (PGlite's one session). The rules are the one-at-a-time ones: the delivery changes only while it is still
    * the claimed generation and pending; per endpoint reached, a run of failures starts at the
    * earliest of them unless one runs, and the endpoint is disabled when a receiver answered
    * 410 or when one of the failures comes as long after the run's start as the policy allows
@@ -492,6 +498,9 @@ interface WaitingFailure {
   health: EndpointHealthPolicy | null;
   settle: (error?: unknown, endpointDisabled?: boolean) => void;
 }
+
+/** How long the first failure waits for others to go in its statement; a failure retries seconds later at the soonest. */
+const FAILURES_GATHER_MS = 50;
 
 /** Successes (and failures) recorded by one statement at most. */
 const SUCCESSES_PER_STATEMENT = 500;

@@ -31,6 +31,8 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
   private exhausted = false;
   /** Endpoints whose due deliveries the last claim may have left behind: it filled their room, or they had none. */
   private heldBack = new Set<string>();
+  /** The room of the last claim's caller, asked again when a slot frees. */
+  private room: (() => ClaimRoom) | null = null;
   private interrupt: (() => void) | null = null;
 
   constructor(
@@ -57,6 +59,7 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
     while (this.receiving) {
       if (this.exhausted) await this.pause();
       if (!this.receiving) break;
+      this.room = room;
       const rooms = room();
       this.exhausted = true;
       const claimed = await this.leases.claimDue(max, this.options.leaseMs, rooms);
@@ -102,14 +105,22 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
 
   /**
    * A slot of `freed` freeing changes the next claim only when the last one left some of that
-   * endpoint's due deliveries behind: otherwise it waits for its next reason (a new delivery,
-   * a call-back, the poll), rather than read the due deliveries again for nothing, past
-   * every delivery a hanging endpoint has waiting.
+   * endpoint's due deliveries behind and the endpoint now has room (a hanging endpoint's first
+   * attempts ending one by one leave it over its struggling cap until the last ones end):
+   * otherwise the poller waits for its next reason (a new delivery, a call-back, the poll),
+   * rather than read the due deliveries again for nothing, past every delivery a hanging
+   * endpoint has waiting.
    */
   wake(freed?: string): void {
-    if (freed !== undefined && !this.heldBack.has(freed)) return;
+    if (freed !== undefined && !(this.heldBack.has(freed) && this.hasRoom(freed))) return;
     this.exhausted = false;
     this.interrupt?.();
+  }
+
+  private hasRoom(endpointId: string): boolean {
+    if (this.room === null) return true;
+    const room = this.room();
+    return (room.endpoints.get(endpointId) ?? room.otherwise) > 0;
   }
 
   async stopReceiving(): Promise<void> {
