@@ -397,16 +397,17 @@ export class PgAttemptLog implements AttemptLog {
   }
 
   /**
-   * Failures are recorded together like successes: those that end within a few milliseconds of
-   * the first (`FAILURES_GATHER_MS`: a new endpoint's first attempts timing out about together,
-   * which a loaded process sees tens of milliseconds apart), or while a statement records
-   * others, go in one statement, instead of one statement each on a session other locations'
-   * deliveries share (PGlite's one session). The rules are the one-at-a-time ones: the delivery changes only while it is still
-   * the claimed generation and pending; per endpoint reached, a run of failures starts at the
-   * earliest of them unless one runs, and the endpoint is disabled when a receiver answered
-   * 410 or when one of the failures comes as long after the run's start as the policy allows
-   * (that failure, the 410 first, answers that it disabled it; the others, that they did not). Rows are locked as the
-   * successes lock them, deliveries then endpoints, each in the order of its id.
+   * Failures are recorded together like successes: those that end within a few milliseconds
+   * of the first (`FAILURES_GATHER_MS`: a new endpoint's first attempts timing out about
+   * together, which a loaded process sees tens of milliseconds apart), or while a statement
+   * records others, go in one statement, instead of one statement each on a session other
+   * locations' deliveries share (PGlite's one session). The rules are the one-at-a-time ones:
+   * the delivery changes only while it is still the claimed generation and pending; per
+   * endpoint reached, a run of failures starts at the earliest of them unless one runs, and
+   * the endpoint is disabled when a receiver answered 410 or when one of the failures comes as
+   * long after the run's start as the policy allows (that failure, the 410 first, answers that
+   * it disabled it; the others, that they did not). Rows are locked as the successes lock
+   * them, deliveries then endpoints, each in the order of its id.
    */
   private recordFailures(): void {
     if (this.recordingFailures || this.failing.length === 0) return;
