@@ -303,6 +303,167 @@ describe('PostgreSQL delivery leases and attempt log', () => {
     expect(endpoint).toEqual({ failing: false });
   });
 
+  it('When failures end together (retries, a final failure, a refused attempt, a 410), then they are recorded in at most two statements, each delivery with its own attempt row and state, the run of failures starting at the earliest, the endpoint disabled once', async () => {
+    const { locationId, ids } = await givenPendingDeliveries(8);
+    const claimed = (await store.pipeline.leases.claimDue(100, LEASE_MS)).filter((c) => ids.includes(c.id));
+    expect(claimed).toHaveLength(8);
+    const health = { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' };
+    const statements = jest.spyOn(store.db, 'prepared');
+    const startedAt = Date.now() - 10_000;
+    const attempt = (i: number, status: number | null) => ({
+      attemptedAt: Instant.fromEpochMillis(startedAt + i),
+      responseStatus: status,
+      durationMs: i,
+      error: `failure ${i}`,
+    });
+
+    const answers = await Promise.all(
+      claimed.map((d, i) =>
+        i < 5
+          ? store.pipeline.attempts.record(d, attempt(i, 502), { kind: 'retry', delayMs: 30_000 }, health)
+          : i === 5
+            ? store.pipeline.attempts.record(
+                d,
+                attempt(i, 500),
+                { kind: 'failed', disableEndpoint: false },
+                health,
+              )
+            : i === 6
+              ? store.pipeline.attempts.record(
+                  d,
+                  attempt(i, null),
+                  { kind: 'failed', disableEndpoint: false },
+                  null,
+                )
+              : store.pipeline.attempts.record(
+                  d,
+                  attempt(i, 410),
+                  { kind: 'failed', disableEndpoint: true },
+                  health,
+                ),
+      ),
+    );
+    const recordings = statements.mock.calls.filter(
+      ([name]) => name === 'pis_delivery_record_failures',
+    ).length;
+    statements.mockRestore();
+
+    expect(recordings).toBeGreaterThanOrEqual(1);
+    expect(recordings).toBeLessThanOrEqual(2);
+    expect(answers.map((a) => a.endpointDisabled)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    const rows = await sql<{
+      id: string;
+      status: string;
+      attempt_count: number;
+      due_in_s: number | null;
+      errors: string[];
+    }>(
+      `SELECT d.id, d.status, d.attempt_count,
+              round(extract(epoch FROM d.next_attempt_at - clock_timestamp()))::int AS due_in_s,
+              array(SELECT error FROM webhook_attempts a WHERE a.delivery_id = d.id) AS errors
+         FROM webhook_deliveries d WHERE d.location_id = $1`,
+      [locationId],
+    );
+    const expected = claimed.map((d, i) => ({
+      id: d.id,
+      status: i < 5 ? 'pending' : 'failed',
+      attempt_count: 1,
+      due: i < 5,
+      errors: [`failure ${i}`],
+    }));
+    expect(
+      rows
+        .map(({ due_in_s, ...r }) => ({ ...r, due: due_in_s !== null && due_in_s >= 25 && due_in_s <= 31 }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(expected.sort((a, b) => a.id.localeCompare(b.id)));
+    const [endpoint] = await sql<{ failing_since_ms: number; disabled: boolean; disabled_reason: string }>(
+      `SELECT (extract(epoch FROM failing_since) * 1000)::float8 AS failing_since_ms, disabled_at IS NOT NULL AS disabled, disabled_reason FROM webhook_endpoints WHERE location_id = $1`,
+      [locationId],
+    );
+    expect(endpoint).toEqual({
+      failing_since_ms: startedAt,
+      disabled: true,
+      disabled_reason: 'the receiver answered 410 Gone',
+    });
+  });
+
+  it('When failures that end together come after failing as long as the policy allows, then the endpoint is disabled with that reason, and only one of them answers so', async () => {
+    const { locationId, ids } = await givenPendingDeliveries(6);
+    const claimed = (await store.pipeline.leases.claimDue(100, LEASE_MS)).filter((c) => ids.includes(c.id));
+    const policy = {
+      disableAfterFailingMs: 60_000,
+      failingReason: 'every delivery attempt failed for a minute',
+    };
+    await sql(
+      `UPDATE webhook_endpoints SET failing_since = clock_timestamp() - interval '2 minutes' WHERE location_id = $1`,
+      [locationId],
+    );
+    const failure = { responseStatus: 500, durationMs: 3, error: 'the receiver answered 500' };
+
+    const answers = await Promise.all(
+      claimed.map((d) =>
+        store.pipeline.attempts.record(
+          d,
+          { ...failure, attemptedAt: Instant.fromEpochMillis(Date.now()) },
+          { kind: 'retry', delayMs: 1_000 },
+          policy,
+        ),
+      ),
+    );
+
+    expect(claimed).toHaveLength(6);
+    expect(answers.filter((a) => a.endpointDisabled)).toHaveLength(1);
+    const [endpoint] = await sql(
+      `SELECT disabled_at IS NOT NULL AS disabled, disabled_reason FROM webhook_endpoints WHERE location_id = $1`,
+      [locationId],
+    );
+    expect(endpoint).toEqual({ disabled: true, disabled_reason: policy.failingReason });
+  });
+
+  it('When two processes record failures at once for the same endpoints, then neither waits on the other in a circle: every attempt is recorded and every endpoint is failing', async () => {
+    const other = createPersistence(store.db, { cipher: testCipher });
+    const locations: { locationId: string; ids: string[] }[] = [];
+    for (let i = 0; i < 4; i++) locations.push(await givenPendingDeliveries(30));
+    const locationIds = locations.map((l) => l.locationId);
+    const ids = locations.flatMap((l) => l.ids);
+    const claimed = (await store.pipeline.leases.claimDue(500, LEASE_MS)).filter((c) => ids.includes(c.id));
+    const health = { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' };
+    const failure = { responseStatus: 503, durationMs: 3, error: 'the receiver answered 503' };
+
+    await Promise.all(
+      claimed.map((d, i) =>
+        (i % 2 === 0 ? store : other).pipeline.attempts.record(
+          d,
+          { ...failure, attemptedAt: Instant.fromEpochMillis(Date.now()) },
+          { kind: 'retry', delayMs: 60_000 },
+          health,
+        ),
+      ),
+    );
+
+    expect(claimed).toHaveLength(120);
+    const deliveries = await sql<{ status: string; attempt_count: number; n: number }>(
+      `SELECT status, attempt_count, count(*)::int AS n FROM webhook_deliveries WHERE location_id = ANY($1)
+        GROUP BY status, attempt_count`,
+      [locationIds],
+    );
+    expect(deliveries).toEqual([{ status: 'pending', attempt_count: 1, n: 120 }]);
+    const failing = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_endpoints WHERE location_id = ANY($1) AND failing_since IS NOT NULL`,
+      [locationIds],
+    );
+    expect(failing).toEqual([{ n: 4 }]);
+  });
+
   it('When two processes record successes at once for the same failing endpoints, then neither waits on the other in a circle: every delivery succeeded and every run of failures ended', async () => {
     const other = createPersistence(store.db, { cipher: testCipher });
     // One after the other: relays running at once skip each other's locked events, so one

@@ -42,34 +42,38 @@ function parked(
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('EndpointSlots', () => {
-  it('When an endpoint has not been attempted here yet, then it may hold half of the slots', () => {
+  it('When an endpoint has not been attempted here yet, then it may hold a quarter of the slots', () => {
     const slots = slotsOf(32);
 
-    expect(take(slots, 'a', 20)).toBe(16);
+    expect(take(slots, 'a', 20)).toBe(8);
     expect(slots.tryTake('b', T0)).toBe(true);
     expect(slots.room(T0)).toEqual({
       endpoints: new Map([
         ['a', 0],
-        ['b', 15],
+        ['b', 7],
       ]),
-      otherwise: 16,
+      otherwise: 8,
     });
+  });
+
+  it('When the process has few slots, then an endpoint not attempted here yet holds a quarter of them, at least one', () => {
+    expect([8, 4, 2, 1].map((n) => take(slotsOf(n), 'new', n))).toEqual([2, 1, 1, 1]);
   });
 
   it('When an endpoint keeps up, then a burst to it may use every slot', () => {
     const slots = slotsOf(32);
-    expect(take(slots, 'a', 16)).toBe(16);
+    expect(take(slots, 'a', 8)).toBe(8);
     slots.release('a', T0, { healthy: true }, T0 + 1);
 
-    expect(take(slots, 'a', 40, T0 + 1)).toBe(17);
+    expect(take(slots, 'a', 40, T0 + 1)).toBe(25);
     expect(slots.room(T0 + 1).endpoints).toEqual(new Map([['a', 0]]));
   });
 
-  it('When an endpoint that keeps up goes idle, then it is forgotten: its next burst starts at half until an attempt of it succeeds', () => {
+  it('When an endpoint that keeps up goes idle, then it is forgotten: its next burst starts at a quarter until an attempt of it succeeds', () => {
     const slots = slotsOf(32);
     attempted(slots, 'a', true);
 
-    expect(take(slots, 'a', 40, T0 + 2)).toBe(16);
+    expect(take(slots, 'a', 40, T0 + 2)).toBe(8);
   });
 
   it('When an attempt of an endpoint fails or is slow, then it may hold only an eighth until one succeeds quickly again', () => {

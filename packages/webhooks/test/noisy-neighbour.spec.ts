@@ -42,10 +42,6 @@ describe('QueuedDelivery: no noisy neighbour', () => {
     delivery = queuedDelivery(h, {
       prefix,
       settings: { ...TEST_SETTINGS, timeoutMs: TIMEOUT_MS, retryDelaysMs: [60_000] },
-      // The in-process deployments' 16 slots (the worker's default is 64). With 8, good
-      // deliveries were measured waiting about one hanging attempt on a loaded machine: open in
-      // decision 0160 ("Small slot counts").
-      concurrency: 16,
       pollMs: 50,
     });
     await delivery.start();

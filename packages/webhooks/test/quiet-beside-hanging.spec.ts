@@ -18,10 +18,10 @@ describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settin
   return delivery;
 });
 
-// The worker deployment: PostgreSQL and Redis, with the in-process deployments' 16 slots.
+// The worker deployment: PostgreSQL and Redis, with the test support's 8 slots.
 describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, settings) => {
   const prefix = testPrefix('quiet');
-  const delivery = queuedDelivery(h, { prefix, settings, concurrency: 16, pollMs: 500 });
+  const delivery = queuedDelivery(h, { prefix, settings, pollMs: 500 });
   await delivery.start();
   return {
     wake: () => delivery.wake(),
@@ -32,7 +32,5 @@ describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, se
   };
 });
 
-// The embedded deployment (PGlite) is not checked here yet: on a machine loaded by two CPU hogs
-// and other test runs its quiet location's p99 beside was over twice its p99 alone in two runs
-// of five, its one database session shared with the hanging endpoint's statements
-// (docs/decisions/0160).
+// The embedded deployment (PGlite) is checked by `embedded/quiet-beside-hanging.pglite.ts`, in the
+// embedded suites' own Jest (`embedded.spec.ts`).

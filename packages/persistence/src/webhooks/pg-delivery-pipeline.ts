@@ -305,7 +305,8 @@ export class PgDeliveryLeases implements DeliveryLeases {
 }
 
 /**
- * The attempt row, the delivery's next state and the endpoint's health, in one statement:
+ * The attempt row, the delivery's next state and the endpoint's health, in one statement
+ * (for all the successes, or all the failures, that end while the last one is recorded):
  * a success ends the endpoint's run of failures, a failure starts one unless one runs, and
  * a run as old as the policy allows (or a 410) disables the endpoint. The endpoint's row is
  * written (and locked) only when one of these changes it: a success on a healthy endpoint
@@ -317,6 +318,10 @@ export class PgAttemptLog implements AttemptLog {
   private waiting: { delivery: ClaimedDelivery; result: AttemptResult; settle: (error?: unknown) => void }[] =
     [];
   private recordingSuccesses = false;
+  /** Failures waiting for the statement in flight to end; each settles with the statement it goes in. */
+  private failing: WaitingFailure[] = [];
+  private recordingFailures = false;
+  private gathering: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -337,53 +342,22 @@ export class PgAttemptLog implements AttemptLog {
       });
       return { endpointDisabled: false };
     }
-    const gone = followUp.kind === 'failed' && followUp.disableEndpoint;
-    const reached = health !== null || gone;
-    const [row] = await this.db.prepared<{ disabled: boolean }>(
-      'pis_delivery_record',
-      `WITH attempt AS (
-         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
-         VALUES ($1, $3, $4, $5, $6)
-       ), delivery AS (
-         UPDATE webhook_deliveries
-            SET attempt_count = attempt_count + 1, status = $7, updated_at = clock_timestamp(),
-                next_attempt_at = CASE WHEN $8::float8 IS NULL THEN NULL ELSE ${msFromNow('$8')} END
-          WHERE id = $1 AND generation = $2 AND status = 'pending'
-       ), endpoint AS (
-         UPDATE webhook_endpoints e
-            SET failing_since = CASE WHEN $11::boolean THEN NULL ELSE coalesce(e.failing_since, $3::timestamptz) END,
-                disabled_at = CASE WHEN h.disable THEN clock_timestamp() ELSE e.disabled_at END,
-                disabled_reason = CASE WHEN h.disable THEN h.reason ELSE e.disabled_reason END
-           FROM (SELECT e2.id,
-                        e2.disabled_at IS NULL AND ($9::boolean OR (NOT $11::boolean AND $12::float8 IS NOT NULL AND
-                          coalesce(e2.failing_since, $3::timestamptz) <= $3::timestamptz - make_interval(secs => $12::float8 / 1000)))
-                          AS disable,
-                        CASE WHEN $9::boolean THEN $13 ELSE $14 END AS reason
-                   FROM webhook_endpoints e2 WHERE e2.id = $10) h
-          WHERE e.id = h.id AND $15::boolean
-            AND (h.disable OR CASE WHEN $11::boolean THEN e.failing_since IS NOT NULL ELSE e.failing_since IS NULL END)
-         RETURNING h.disable
-       )
-       SELECT coalesce((SELECT disable FROM endpoint), false) AS disabled`,
-      [
-        delivery.id,
-        delivery.generation,
-        result.attemptedAt.toIsoMicros(),
-        result.responseStatus,
-        result.durationMs,
-        result.error,
-        followUp.kind === 'retry' ? 'pending' : followUp.kind,
-        followUp.kind === 'retry' ? followUp.delayMs : null,
-        gone,
-        delivery.endpointId,
-        followUp.kind === 'succeeded',
-        health?.disableAfterFailingMs ?? null,
-        GONE_REASON,
-        health?.failingReason ?? null,
-        reached,
-      ],
-    );
-    return { endpointDisabled: row?.disabled === true };
+    // Failures (and an attempt refused before it was sent) are recorded together as well.
+    return new Promise((resolve, reject) => {
+      this.failing.push({
+        delivery,
+        result,
+        followUp,
+        health,
+        settle: (error, endpointDisabled) =>
+          error === undefined ? resolve({ endpointDisabled: endpointDisabled === true }) : reject(error),
+      });
+      // The first of them waits a moment for the others that end about together.
+      this.gathering ??= setTimeout(() => {
+        this.gathering = null;
+        this.recordFailures();
+      }, FAILURES_GATHER_MS);
+    });
   }
 
   /**
@@ -445,9 +419,115 @@ export class PgAttemptLog implements AttemptLog {
         this.recordSuccesses();
       });
   }
+
+  /**
+   * Failures are recorded together like successes: those that end within a few milliseconds
+   * of the first (`FAILURES_GATHER_MS`: a new endpoint's first attempts timing out about
+   * together, which a loaded process sees tens of milliseconds apart), or while a statement
+   * records others, go in one statement, instead of one statement each on a session other
+   * locations' deliveries share (PGlite's one session). The rules are the one-at-a-time ones:
+   * the delivery changes only while it is still the claimed generation and pending; per
+   * endpoint reached, a run of failures starts at the earliest of them unless one runs, and
+   * the endpoint is disabled when a receiver answered 410 or when one of the failures comes as
+   * long after the run's start as the policy allows (that failure, the 410 first, answers that
+   * it disabled it; the others, that they did not). Rows are locked as the successes lock
+   * them, deliveries then endpoints, each in the order of its id.
+   */
+  private recordFailures(): void {
+    if (this.recordingFailures || this.failing.length === 0) return;
+    const batch = this.failing.splice(0, SUCCESSES_PER_STATEMENT);
+    this.recordingFailures = true;
+    this.db
+      .prepared<{ disabled: string }>(
+        'pis_delivery_record_failures',
+        `WITH failure AS (
+           SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[],
+                                $7::text[], $8::float8[], $9::boolean[], $10::uuid[], $11::float8[], $12::text[])
+                      WITH ORDINALITY AS f(delivery_id, generation, attempted_at, response_status, duration_ms, error,
+                           status, delay_ms, gone, endpoint_id, disable_after_ms, failing_reason, nth)
+         ), attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, error)
+           SELECT delivery_id, attempted_at, response_status, duration_ms, error FROM failure ORDER BY nth
+         ), settled AS (
+           SELECT d.id, f.status, f.delay_ms FROM webhook_deliveries d JOIN failure f ON f.delivery_id = d.id
+            WHERE d.generation = f.generation AND d.status = 'pending'
+            ORDER BY d.id FOR UPDATE OF d
+         ), delivery AS (
+           UPDATE webhook_deliveries d
+              SET attempt_count = attempt_count + 1, status = s.status, updated_at = clock_timestamp(),
+                  next_attempt_at = CASE WHEN s.delay_ms IS NULL THEN NULL ELSE ${msFromNow('s.delay_ms')} END
+             FROM settled s WHERE d.id = s.id
+           RETURNING d.id
+         ), reached AS (
+           SELECT endpoint_id, min(attempted_at) AS first_at, bool_or(gone) AS gone, max(failing_reason) AS reason
+             FROM failure WHERE gone OR disable_after_ms IS NOT NULL GROUP BY endpoint_id
+         ), judged AS (
+           SELECT e.id, coalesce(e.failing_since, r.first_at) AS since,
+                  e.disabled_at IS NULL AND (r.gone OR EXISTS (
+                    SELECT 1 FROM failure f WHERE f.endpoint_id = e.id AND f.disable_after_ms IS NOT NULL
+                       AND coalesce(e.failing_since, r.first_at)
+                           <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000))) AS disable,
+                  CASE WHEN r.gone THEN $13 ELSE r.reason END AS reason
+             FROM webhook_endpoints e JOIN reached r ON r.endpoint_id = e.id
+            ORDER BY e.id FOR UPDATE OF e
+         ), endpoint AS (
+           UPDATE webhook_endpoints e
+              SET failing_since = j.since,
+                  disabled_at = CASE WHEN j.disable THEN clock_timestamp() ELSE e.disabled_at END,
+                  disabled_reason = CASE WHEN j.disable THEN j.reason ELSE e.disabled_reason END
+             FROM judged j WHERE e.id = j.id AND (j.disable OR e.failing_since IS NULL)
+           RETURNING e.id, j.since, j.disable
+         )
+         -- Per endpoint disabled, the failure that disabled it: a 410, else the first as late as the policy allows.
+         SELECT (SELECT f.delivery_id FROM failure f
+                  WHERE f.endpoint_id = x.id AND (f.gone OR (f.disable_after_ms IS NOT NULL
+                        AND x.since <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000)))
+                  ORDER BY f.gone DESC, f.nth LIMIT 1)::text AS disabled
+           FROM endpoint x WHERE x.disable`,
+        [
+          batch.map((f) => f.delivery.id),
+          batch.map((f) => f.delivery.generation),
+          batch.map((f) => f.result.attemptedAt.toIsoMicros()),
+          batch.map((f) => f.result.responseStatus),
+          batch.map((f) => f.result.durationMs),
+          batch.map((f) => f.result.error),
+          batch.map((f) => (f.followUp.kind === 'retry' ? 'pending' : f.followUp.kind)),
+          batch.map((f) => (f.followUp.kind === 'retry' ? f.followUp.delayMs : null)),
+          batch.map((f) => f.followUp.kind === 'failed' && f.followUp.disableEndpoint),
+          batch.map((f) => f.delivery.endpointId),
+          batch.map((f) => f.health?.disableAfterFailingMs ?? null),
+          batch.map((f) => f.health?.failingReason ?? null),
+          GONE_REASON,
+        ],
+      )
+      .then(
+        (rows) => {
+          // The failure that disabled an endpoint answers that it did (the others of it, not).
+          const disabled = new Set(rows.map((r) => r.disabled));
+          for (const f of batch) f.settle(undefined, disabled.delete(f.delivery.id));
+        },
+        (error: unknown) => batch.forEach((f) => f.settle(error)),
+      )
+      .finally(() => {
+        this.recordingFailures = false;
+        this.recordFailures();
+      });
+  }
 }
 
-/** Successes recorded by one statement at most. */
+/** A failure waiting to be recorded (`PgAttemptLog.recordFailures`). */
+interface WaitingFailure {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  followUp: AttemptFollowUp;
+  health: EndpointHealthPolicy | null;
+  settle: (error?: unknown, endpointDisabled?: boolean) => void;
+}
+
+/** How long the first failure waits for others to go in its statement; a failure retries seconds later at the soonest. */
+const FAILURES_GATHER_MS = 50;
+
+/** Successes (and failures) recorded by one statement at most. */
 const SUCCESSES_PER_STATEMENT = 500;
 
 /** `queued_generation` is the generation whose job the queue accepted; null before the first. */

@@ -140,8 +140,8 @@ export class DeliveryEngine<J extends ScheduledJob> {
       await this.later(job, Date.now() + attempted.decision.delayMs, 'retry');
     } finally {
       if (endpointId !== undefined) this.slots.release(endpointId, takenAt, pace);
-      // A slot is free, and a retry without delay may be due.
-      this.scheduler.wake();
+      // A slot of the endpoint is free (a retry's due time is found by the scheduler's own poll).
+      this.scheduler.wake(endpointId);
     }
   }
 

@@ -62,8 +62,10 @@ const SWEEP_EVERY_MS = 10_000;
  *   its attempts take milliseconds, and a burst to one endpoint uses the whole process.
  * - One that struggles (its last attempt failed or was slow, or one in flight has been running
  *   longer than `slowAfterMs`) holds an eighth of the slots (at least one).
- * - One not attempted here yet holds half, so that a hanging endpoint's first backlog never
- *   takes the whole process for one timeout before anything is known of it.
+ * - One not attempted here yet holds a quarter (at least one), so that a hanging endpoint's
+ *   first backlog never takes the whole process, nor half of it, for one timeout before
+ *   anything is known of it: its first attempts cannot be taken back once it turns out to
+ *   hang, and the others share what is left until they time out.
  *
  * A job whose endpoint is at its cap waits outside (the caller parks it); when a slot of that
  * endpoint frees, the first waiting job is called back, so a waiting line drains at the pace its
@@ -80,7 +82,7 @@ export class EndpointSlots {
     this.concurrency = Math.max(1, options.concurrency);
     this.slowAfterMs = options.slowAfterMs;
     this.strugglingCap = Math.max(1, Math.floor(this.concurrency / 8));
-    this.firstCap = Math.max(1, Math.ceil(this.concurrency / 2));
+    this.firstCap = Math.max(1, Math.floor(this.concurrency / 4));
   }
 
   /**
@@ -152,7 +154,7 @@ export class EndpointSlots {
 
   /**
    * How many more slots each endpoint may take now (jobs called back and not arrived
-   * included): the endpoints this process knows, each with its own; any other may take half.
+   * included): the endpoints this process knows, each with its own; any other may take a quarter.
    * A poller claims no more of an endpoint's deliveries than this.
    */
   room(now = Date.now()): ClaimRoom {

@@ -55,8 +55,12 @@ export interface DeliveryScheduler<J extends ScheduledJob = ScheduledJob> {
   abandon(job: J, error: unknown): Promise<void>;
   /** Brings a job delayed as `parked` back now; false when it no longer waits (back already, or gone). */
   callBack(job: J): Promise<boolean>;
-  /** Work may be due (a retry without delay, a slot freed): look now rather than at the next poll. */
-  wake(): void;
+  /**
+   * Work may be due: look now rather than at the next poll. `freed`: a slot of that endpoint
+   * freed (a scheduler that claims within each endpoint's room looks again only if it left
+   * some of that endpoint's due work behind).
+   */
+  wake(freed?: string): void;
   start(): void;
   /** Stops handing out jobs; a pending `receive` resolves with none. Jobs already handed out may still be settled. */
   stopReceiving(): Promise<void>;

@@ -30,6 +30,10 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
   private receiving = false;
   /** Whether the last claim found everything due: then wait for a wake or the poll before the next. */
   private exhausted = false;
+  /** Endpoints whose due deliveries the last claim may have left behind: it filled their room, or they had none. */
+  private heldBack = new Set<string>();
+  /** The room of the last claim's caller, asked again when a slot frees. */
+  private room: (() => ClaimRoom) | null = null;
   private interrupt: (() => void) | null = null;
 
   constructor(
@@ -56,13 +60,16 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
     while (this.receiving) {
       if (this.exhausted) await this.pause();
       if (!this.receiving) break;
+      this.room = room;
       const rooms = room();
       this.exhausted = true;
       const claimed = await this.leases.claimDue(max, this.options.leaseMs, rooms);
       const perEndpoint = new Map<string, number>();
       for (const d of claimed) perEndpoint.set(d.endpointId, (perEndpoint.get(d.endpointId) ?? 0) + 1);
-      const filled = [...perEndpoint].some(([id, n]) => n >= (rooms.endpoints.get(id) ?? rooms.otherwise));
-      if (claimed.length === max || filled) this.exhausted = false;
+      const filled = [...perEndpoint].filter(([id, n]) => n >= (rooms.endpoints.get(id) ?? rooms.otherwise));
+      this.heldBack = new Set(filled.map(([id]) => id));
+      for (const [id, n] of rooms.endpoints) if (n <= 0) this.heldBack.add(id);
+      if (claimed.length === max || filled.length > 0) this.exhausted = false;
       if (claimed.length > 0) return claimed.map(toJob);
     }
     return [];
@@ -97,9 +104,24 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
     return due;
   }
 
-  wake(): void {
+  /**
+   * A slot of `freed` freeing changes the next claim only when the last one left some of that
+   * endpoint's due deliveries behind and the endpoint now has room (a hanging endpoint's first
+   * attempts ending one by one leave it over its struggling cap until the last ones end):
+   * otherwise the poller waits for its next reason (a new delivery, a call-back, the poll),
+   * rather than read the due deliveries again for nothing, past every delivery a hanging
+   * endpoint has waiting.
+   */
+  wake(freed?: string): void {
+    if (freed !== undefined && !(this.heldBack.has(freed) && this.hasRoom(freed))) return;
     this.exhausted = false;
     this.interrupt?.();
+  }
+
+  private hasRoom(endpointId: string): boolean {
+    if (this.room === null) return true;
+    const room = this.room();
+    return (room.endpoints.get(endpointId) ?? room.otherwise) > 0;
   }
 
   async stopReceiving(): Promise<void> {
