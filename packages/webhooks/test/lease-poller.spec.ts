@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, ClaimRoom, DeliveryLeases } from '@pis/domain';
+import type { ClaimedDelivery, ClaimRoom, DeliveryLeases } from '@pis/ports';
 import { LeasePoller } from '../src';
 import { testLogger } from './support/test-logger';
 
