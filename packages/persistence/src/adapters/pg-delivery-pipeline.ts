@@ -180,17 +180,21 @@ interface ClaimWanted {
  * other in a circle. A delivery appears once per statement: a second claim of the same one
  * goes in the next, where the first's lease makes it wait (not due), as two statements would.
  */
-class ClaimBatches<R extends { id: string }> {
+class ClaimBatches<R extends { wanted_id: string }> {
   private waiting: { want: ClaimWanted; settle: (row: R | undefined, error?: unknown) => void }[] = [];
   private claiming = false;
 
   constructor(private readonly run: (batch: readonly ClaimWanted[]) => Promise<R[]>) {}
 
-  claim(want: ClaimWanted): Promise<R | undefined> {
-    return new Promise<R | undefined>((resolve, reject) => {
+  /** The wanted id's row of the statement that took it. */
+  claim(want: ClaimWanted): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.waiting.push({
         want,
-        settle: (row, error) => (error === undefined ? resolve(row) : reject(error)),
+        settle: (row, error) =>
+          error === undefined && row !== undefined
+            ? resolve(row)
+            : reject(error ?? new Error('the claim statement gave no answer for this delivery')),
       });
       this.next();
     });
@@ -212,7 +216,7 @@ class ClaimBatches<R extends { id: string }> {
     this.run(batch.map((e) => e.want))
       .then(
         (rows) => {
-          const byId = new Map(rows.map((r) => [r.id, r]));
+          const byId = new Map(rows.map((r) => [r.wanted_id, r]));
           for (const e of batch) e.settle(byId.get(e.want.id));
         },
         (error: unknown) => batch.forEach((e) => e.settle(undefined, error ?? new Error('claim failed'))),
@@ -227,12 +231,40 @@ class ClaimBatches<R extends { id: string }> {
 /** Claims by id taken by one statement at most. */
 const CLAIMS_PER_STATEMENT = 500;
 
-/** The rows a batch of claims by id wants, each locked in id order, and only those still claimable under the lock. */
-const CLAIMABLE = `SELECT d.id FROM webhook_deliveries d
-     JOIN unnest($1::uuid[], $2::int[], $3::float8[], $4::boolean[]) AS w(id, generation, lease_ms, owns) ON w.id = d.id
-    WHERE d.generation = w.generation AND d.status = 'pending'
-      AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp() OR (w.owns AND d.attempt_count = 0))
-    ORDER BY d.id FOR UPDATE OF d`;
+/**
+ * A batch of claims by id as one statement: the rows still claimable are locked in id order
+ * and leased (`leased`, answering `returning`); every wanted id gets one row, with its
+ * delivery as it stood (`row_*`) when it was not claimed, so that the caller can say why
+ * without a statement of its own.
+ */
+const claimBatchSql = (returning: string, joins = '') => `
+  WITH wanted AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::float8[], $4::boolean[]) AS w(id, generation, lease_ms, owns)
+  ), claimable AS (
+    SELECT d.id, w.lease_ms FROM webhook_deliveries d JOIN wanted w ON w.id = d.id
+     WHERE d.generation = w.generation AND d.status = 'pending'
+       AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp() OR (w.owns AND d.attempt_count = 0))
+     ORDER BY d.id FOR UPDATE OF d
+  ), leased AS (
+    UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('c.lease_ms')}
+      FROM claimable c${joins}
+     WHERE d.id = c.id${joins === '' ? '' : ' AND e.id = d.event_id'}
+    RETURNING ${returning}
+  )
+  SELECT w.id AS wanted_id, l.*, s.status AS row_status, s.generation AS row_generation,
+         (extract(epoch FROM coalesce(s.next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS row_due_micros
+    FROM wanted w
+    LEFT JOIN leased l ON l.id = w.id
+    LEFT JOIN webhook_deliveries s ON l.id IS NULL AND s.id = w.id`;
+
+/** A wanted id's row of a claim batch: the leased delivery's columns (null when not claimed) and the row as it stood. */
+type ClaimAnswer<R> = {
+  wanted_id: string;
+  id: string | null;
+  row_status: string | null;
+  row_generation: number | null;
+  row_due_micros: string | null;
+} & R;
 
 const claimParams = (batch: readonly ClaimWanted[]) => [
   batch.map((w) => w.id),
@@ -241,35 +273,33 @@ const claimParams = (batch: readonly ClaimWanted[]) => [
   batch.map((w) => w.ownsRelayLease),
 ];
 
+/** Why a delivery was not claimed, from its row as the claim's statement saw it. */
+function notClaimed(answer: ClaimAnswer<unknown>, generation: number): ClaimById {
+  if (answer.row_status === null) return { kind: 'nothing-to-do', why: 'gone' };
+  if (Number(answer.row_generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
+  if (answer.row_status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
+  return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(answer.row_due_micros!)) };
+}
+
 /** A claim pushes `next_attempt_at` a lease ahead: no other process attempts the delivery meanwhile. */
 export class PgDeliveryLeases implements DeliveryLeases {
   /** Claims of jobs that carry their event: the row alone is read and leased. */
-  private readonly leases: ClaimBatches<{ id: string; attempt_count: number }>;
+  private readonly leases: ClaimBatches<ClaimAnswer<{ attempt_count: number | null }>>;
   /** Claims of jobs without their event: the claim reads it. */
-  private readonly claims: ClaimBatches<ClaimRow>;
+  private readonly claims: ClaimBatches<ClaimAnswer<ClaimRow>>;
 
   constructor(private readonly db: Database) {
     this.leases = new ClaimBatches((batch) =>
-      this.db.prepared<{ id: string; attempt_count: number }>(
+      this.db.prepared<ClaimAnswer<{ attempt_count: number | null }>>(
         'pis_delivery_lease_batch',
-        `WITH claimable AS (${CLAIMABLE}),
-              wanted AS (SELECT * FROM unnest($1::uuid[], $3::float8[]) AS w(id, lease_ms))
-         UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('w.lease_ms')}
-           FROM claimable c JOIN wanted w ON w.id = c.id
-          WHERE d.id = c.id
-          RETURNING d.id, d.attempt_count`,
+        claimBatchSql('d.id, d.attempt_count'),
         claimParams(batch),
       ),
     );
     this.claims = new ClaimBatches((batch) =>
-      this.db.prepared<ClaimRow>(
+      this.db.prepared<ClaimAnswer<ClaimRow>>(
         'pis_delivery_claim_batch',
-        `WITH claimable AS (${CLAIMABLE}),
-              wanted AS (SELECT * FROM unnest($1::uuid[], $3::float8[]) AS w(id, lease_ms))
-         UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('w.lease_ms')}
-           FROM claimable c JOIN wanted w ON w.id = c.id, outbox_events e
-          WHERE d.id = c.id AND e.id = d.event_id
-          RETURNING ${CLAIMED_COLUMNS}`,
+        claimBatchSql(CLAIMED_COLUMNS, ', outbox_events e'),
         claimParams(batch),
       ),
     );
@@ -284,26 +314,15 @@ export class PgDeliveryLeases implements DeliveryLeases {
   ): Promise<ClaimById> {
     if (carried !== undefined) {
       // The job carries the event: the row alone is read and leased.
-      const leased = await this.leases.claim({ id, generation, leaseMs, ownsRelayLease });
-      if (leased) {
-        const { locationId, endpointId, event } = carried;
-        const attemptCount = Number(leased.attempt_count);
-        return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
-      }
-    } else {
-      const claimed = await this.claims.claim({ id, generation, leaseMs, ownsRelayLease: false });
-      if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+      const answer = await this.leases.claim({ id, generation, leaseMs, ownsRelayLease });
+      if (answer.id === null) return notClaimed(answer, generation);
+      const { locationId, endpointId, event } = carried;
+      const attemptCount = Number(answer.attempt_count);
+      return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
     }
-    const [row] = await this.db.query<{ status: string; generation: number; due_micros: string | null }>(
-      `SELECT status, generation,
-              (extract(epoch FROM coalesce(next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS due_micros
-         FROM webhook_deliveries WHERE id = $1`,
-      [id],
-    );
-    if (!row) return { kind: 'nothing-to-do', why: 'gone' };
-    if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
-    if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
-    return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
+    const answer = await this.claims.claim({ id, generation, leaseMs, ownsRelayLease: false });
+    if (answer.id === null) return notClaimed(answer, generation);
+    return { kind: 'claimed', delivery: toClaimed(answer as ClaimRow) };
   }
 
   async handBack(id: string, generation: number, dueInMs: number): Promise<Instant | null> {
