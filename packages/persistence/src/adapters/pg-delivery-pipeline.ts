@@ -179,12 +179,10 @@ interface ClaimWanted {
  * FOR UPDATE`), as the success records do, so two processes' statements never wait on each
  * other in a circle. A delivery appears once per statement: a second claim of the same one
  * goes in the next, where the first's lease makes it wait (not due), as two statements would.
- * A few statements may be in flight at once (`CLAIM_STATEMENTS_IN_FLIGHT`), so that a claim
- * waits for at most a share of the others even when the database is slow to answer.
  */
 class ClaimBatches<R extends { wanted_id: string }> {
   private waiting: { want: ClaimWanted; settle: (row: R | undefined, error?: unknown) => void }[] = [];
-  private inFlight = 0;
+  private claiming = false;
 
   constructor(private readonly run: (batch: readonly ClaimWanted[]) => Promise<R[]>) {}
 
@@ -203,7 +201,7 @@ class ClaimBatches<R extends { wanted_id: string }> {
   }
 
   private next(): void {
-    if (this.inFlight >= CLAIM_STATEMENTS_IN_FLIGHT || this.waiting.length === 0) return;
+    if (this.claiming || this.waiting.length === 0) return;
     const batch: typeof this.waiting = [];
     const later: typeof this.waiting = [];
     const ids = new Set<string>();
@@ -214,7 +212,7 @@ class ClaimBatches<R extends { wanted_id: string }> {
       } else later.push(entry);
     }
     this.waiting = later;
-    this.inFlight += 1;
+    this.claiming = true;
     this.run(batch.map((e) => e.want))
       .then(
         (rows) => {
@@ -224,7 +222,7 @@ class ClaimBatches<R extends { wanted_id: string }> {
         (error: unknown) => batch.forEach((e) => e.settle(undefined, error ?? new Error('claim failed'))),
       )
       .finally(() => {
-        this.inFlight -= 1;
+        this.claiming = false;
         this.next();
       });
   }
@@ -232,9 +230,6 @@ class ClaimBatches<R extends { wanted_id: string }> {
 
 /** Claims by id taken by one statement at most. */
 const CLAIMS_PER_STATEMENT = 500;
-
-/** Claim statements of one process in flight at once. */
-const CLAIM_STATEMENTS_IN_FLIGHT = 4;
 
 /**
  * A batch of claims by id as one statement: the rows still claimable are locked in id order
