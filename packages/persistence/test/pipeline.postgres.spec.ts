@@ -464,6 +464,27 @@ describe('PostgreSQL delivery leases and attempt log', () => {
     expect(failing).toEqual([{ n: 4 }]);
   });
 
+  it('When two processes claim the same deliveries by id at once, many claims in flight in each, then every delivery is claimed exactly once, with and without its carried event', async () => {
+    const other = createPersistence(store.db, { cipher: testCipher });
+    const { locationId, ids } = await givenPendingDeliveries(40);
+    const carried = { locationId, endpointId: 'unused', event: {} as ClaimedDelivery['event'] };
+    // Every delivery claimed twice by each process, interleaved, half of them as jobs carrying their event.
+    const claims = ids.flatMap((id, i) =>
+      [store, other, other, store].map((s) =>
+        s.pipeline.leases.claimById(id, 0, LEASE_MS, i % 2 === 0 ? carried : undefined),
+      ),
+    );
+
+    const answers = await Promise.all(claims);
+
+    const claimedIds = answers.flatMap((a) => (a.kind === 'claimed' ? [a.delivery.id] : []));
+    expect([...claimedIds].sort()).toEqual([...ids].sort());
+    expect(answers.filter((a) => a.kind === 'not-due')).toHaveLength(ids.length * 3);
+    const fromRow = answers.find((a) => a.kind === 'claimed' && a.delivery.event.id !== undefined);
+    expect(fromRow?.kind === 'claimed' && fromRow.delivery.locationId).toBe(locationId);
+    for (const id of ids) expect(await secondsUntilDue(id)).toBeGreaterThan(LEASE_MS / 1000 - 5);
+  });
+
   it('When two processes record successes at once for the same failing endpoints, then neither waits on the other in a circle: every delivery succeeded and every run of failures ended', async () => {
     const other = createPersistence(store.db, { cipher: testCipher });
     // One after the other: relays running at once skip each other's locked events, so one

@@ -53,6 +53,19 @@ describe('signWebhook (verified by the standardwebhooks package as an independen
     expect(() => new Webhook(secret).verify(body, headers)).not.toThrow();
   });
 
+  it('When bodies of any characters are signed, then each signature is the one the reference signer makes', () => {
+    const bodies = [body, JSON.stringify({ guest: 'Zoë Łukasz 李 🎉', note: 'a\u2028b' }), '{}'];
+    for (const secret of [newSecret(), newSecret(), randomBytes(24).toString('base64')]) {
+      for (const signed of bodies) {
+        const at = new Date(1_764_000_000_123);
+
+        const headers = signWebhook(eventId, signed, [secret], at);
+
+        expect(headers['webhook-signature']).toBe(new Webhook(secret).sign(eventId, at, signed));
+      }
+    }
+  });
+
   it('When there is no secret to sign with, then that broken invariant throws', () => {
     expect(() => signWebhook(eventId, body, [], new Date())).toThrow(/at least one secret/);
   });

@@ -187,9 +187,147 @@ export class PgOutboxRelayStore implements OutboxRelayStore {
   }
 }
 
+/** A claim by id as it waits for the statement that takes it (`ClaimBatches`). */
+interface ClaimWanted {
+  id: string;
+  generation: number;
+  leaseMs: number;
+  ownsRelayLease: boolean;
+}
+
+/**
+ * Claims by id that arrive while one statement claims others wait for it to end and then go
+ * in the next, one statement for all of them (up to `CLAIMS_PER_STATEMENT`): in a burst the
+ * worker's jobs arrive dozens at a time, and a statement per job was a round trip (and a
+ * `writev`) per delivery. Each batch locks its rows in the order of their ids (`ORDER BY id
+ * FOR UPDATE`), as the success records do, so two processes' statements never wait on each
+ * other in a circle. A delivery appears once per statement: a second claim of the same one
+ * goes in the next, where the first's lease makes it wait (not due), as two statements would.
+ */
+class ClaimBatches<R extends { wanted_id: string }> {
+  private waiting: { want: ClaimWanted; settle: (row: R | undefined, error?: unknown) => void }[] = [];
+  private claiming = false;
+
+  constructor(private readonly run: (batch: readonly ClaimWanted[]) => Promise<R[]>) {}
+
+  /** The wanted id's row of the statement that took it. */
+  claim(want: ClaimWanted): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({
+        want,
+        settle: (row, error) =>
+          error === undefined && row !== undefined
+            ? resolve(row)
+            : reject(error ?? new Error('the claim statement gave no answer for this delivery')),
+      });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.claiming || this.waiting.length === 0) return;
+    const batch: typeof this.waiting = [];
+    const later: typeof this.waiting = [];
+    const ids = new Set<string>();
+    for (const entry of this.waiting) {
+      if (batch.length < CLAIMS_PER_STATEMENT && !ids.has(entry.want.id)) {
+        ids.add(entry.want.id);
+        batch.push(entry);
+      } else later.push(entry);
+    }
+    this.waiting = later;
+    this.claiming = true;
+    this.run(batch.map((e) => e.want))
+      .then(
+        (rows) => {
+          const byId = new Map(rows.map((r) => [r.wanted_id, r]));
+          for (const e of batch) e.settle(byId.get(e.want.id));
+        },
+        (error: unknown) => batch.forEach((e) => e.settle(undefined, error ?? new Error('claim failed'))),
+      )
+      .finally(() => {
+        this.claiming = false;
+        this.next();
+      });
+  }
+}
+
+/** Claims by id taken by one statement at most. */
+const CLAIMS_PER_STATEMENT = 500;
+
+/**
+ * A batch of claims by id as one statement: the rows still claimable are locked in id order
+ * and leased (`leased`, answering `returning`); every wanted id gets one row, with its
+ * delivery as it stood (`row_*`) when it was not claimed, so that the caller can say why
+ * without a statement of its own.
+ */
+const claimBatchSql = (returning: string, joins = '') => `
+  WITH wanted AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::float8[], $4::boolean[]) AS w(id, generation, lease_ms, owns)
+  ), claimable AS (
+    SELECT d.id, w.lease_ms FROM webhook_deliveries d JOIN wanted w ON w.id = d.id
+     WHERE d.generation = w.generation AND d.status = 'pending'
+       AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp() OR (w.owns AND d.attempt_count = 0))
+     ORDER BY d.id FOR UPDATE OF d
+  ), leased AS (
+    UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('c.lease_ms')}
+      FROM claimable c${joins}
+     WHERE d.id = c.id${joins === '' ? '' : ' AND e.id = d.event_id'}
+    RETURNING ${returning}
+  )
+  SELECT w.id AS wanted_id, l.*, s.status AS row_status, s.generation AS row_generation,
+         (extract(epoch FROM coalesce(s.next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS row_due_micros
+    FROM wanted w
+    LEFT JOIN leased l ON l.id = w.id
+    LEFT JOIN webhook_deliveries s ON l.id IS NULL AND s.id = w.id`;
+
+/** A wanted id's row of a claim batch: the leased delivery's columns (null when not claimed) and the row as it stood. */
+type ClaimAnswer<R> = {
+  wanted_id: string;
+  id: string | null;
+  row_status: string | null;
+  row_generation: number | null;
+  row_due_micros: string | null;
+} & R;
+
+const claimParams = (batch: readonly ClaimWanted[]) => [
+  batch.map((w) => w.id),
+  batch.map((w) => w.generation),
+  batch.map((w) => w.leaseMs),
+  batch.map((w) => w.ownsRelayLease),
+];
+
+/** Why a delivery was not claimed, from its row as the claim's statement saw it. */
+function notClaimed(answer: ClaimAnswer<unknown>, generation: number): ClaimById {
+  if (answer.row_status === null) return { kind: 'nothing-to-do', why: 'gone' };
+  if (Number(answer.row_generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
+  if (answer.row_status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
+  return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(answer.row_due_micros!)) };
+}
+
 /** A claim pushes `next_attempt_at` a lease ahead: no other process attempts the delivery meanwhile. */
 export class PgDeliveryLeases implements DeliveryLeases {
-  constructor(private readonly db: Database) {}
+  /** Claims of jobs that carry their event: the row alone is read and leased. */
+  private readonly leases: ClaimBatches<ClaimAnswer<{ attempt_count: number | null }>>;
+  /** Claims of jobs without their event: the claim reads it. */
+  private readonly claims: ClaimBatches<ClaimAnswer<ClaimRow>>;
+
+  constructor(private readonly db: Database) {
+    this.leases = new ClaimBatches((batch) =>
+      this.db.prepared<ClaimAnswer<{ attempt_count: number | null }>>(
+        'pis_delivery_lease_batch',
+        claimBatchSql('d.id, d.attempt_count'),
+        claimParams(batch),
+      ),
+    );
+    this.claims = new ClaimBatches((batch) =>
+      this.db.prepared<ClaimAnswer<ClaimRow>>(
+        'pis_delivery_claim_batch',
+        claimBatchSql(CLAIMED_COLUMNS, ', outbox_events e'),
+        claimParams(batch),
+      ),
+    );
+  }
 
   async claimById(
     id: string,
@@ -200,42 +338,15 @@ export class PgDeliveryLeases implements DeliveryLeases {
   ): Promise<ClaimById> {
     if (carried !== undefined) {
       // The job carries the event: the row alone is read and leased.
-      const [leased] = await this.db.prepared<{ attempt_count: number }>(
-        'pis_delivery_lease',
-        `UPDATE webhook_deliveries SET next_attempt_at = ${msFromNow('$3')}
-          WHERE id = $1 AND generation = $2 AND status = 'pending'
-            AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp()
-                 OR ($4::boolean AND attempt_count = 0))
-          RETURNING attempt_count`,
-        [id, generation, leaseMs, ownsRelayLease],
-      );
-      if (leased) {
-        const { locationId, endpointId, event } = carried;
-        const attemptCount = Number(leased.attempt_count);
-        return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
-      }
-    } else {
-      const [claimed] = await this.db.prepared<ClaimRow>(
-        'pis_delivery_claim',
-        `UPDATE webhook_deliveries d SET next_attempt_at = ${msFromNow('$3')}
-           FROM outbox_events e
-          WHERE d.id = $1 AND d.generation = $2 AND d.status = 'pending' AND e.id = d.event_id
-            AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())
-          RETURNING ${CLAIMED_COLUMNS}`,
-        [id, generation, leaseMs],
-      );
-      if (claimed) return { kind: 'claimed', delivery: toClaimed(claimed) };
+      const answer = await this.leases.claim({ id, generation, leaseMs, ownsRelayLease });
+      if (answer.id === null) return notClaimed(answer, generation);
+      const { locationId, endpointId, event } = carried;
+      const attemptCount = Number(answer.attempt_count);
+      return { kind: 'claimed', delivery: { id, locationId, endpointId, event, generation, attemptCount } };
     }
-    const [row] = await this.db.query<{ status: string; generation: number; due_micros: string | null }>(
-      `SELECT status, generation,
-              (extract(epoch FROM coalesce(next_attempt_at, clock_timestamp())) * 1000000)::bigint::text AS due_micros
-         FROM webhook_deliveries WHERE id = $1`,
-      [id],
-    );
-    if (!row) return { kind: 'nothing-to-do', why: 'gone' };
-    if (Number(row.generation) !== generation) return { kind: 'nothing-to-do', why: 'superseded' };
-    if (row.status !== 'pending') return { kind: 'nothing-to-do', why: 'settled' };
-    return { kind: 'not-due', dueAt: Instant.fromEpochMicros(BigInt(row.due_micros!)) };
+    const answer = await this.claims.claim({ id, generation, leaseMs, ownsRelayLease: false });
+    if (answer.id === null) return notClaimed(answer, generation);
+    return { kind: 'claimed', delivery: toClaimed(answer as ClaimRow) };
   }
 
   async handBack(id: string, generation: number, dueInMs: number): Promise<Instant | null> {
@@ -559,8 +670,11 @@ export class PgEnqueueCandidates implements EnqueueCandidates {
   async markQueued(jobs: readonly DeliveryJob[]): Promise<void> {
     if (jobs.length === 0) return;
     await this.db.query(
+      // Rows locked in id order, as claims and success records lock them (no deadlock).
       `UPDATE webhook_deliveries d SET queued_generation = q.generation
-         FROM unnest($1::uuid[], $2::int[]) AS q(id, generation)
+         FROM (SELECT d2.id, q2.generation FROM webhook_deliveries d2
+                 JOIN unnest($1::uuid[], $2::int[]) AS q2(id, generation) ON q2.id = d2.id
+                WHERE d2.generation = q2.generation ORDER BY d2.id FOR UPDATE OF d2) q
         WHERE d.id = q.id AND d.generation = q.generation`,
       [jobs.map((j) => j.deliveryId), jobs.map((j) => j.generation)],
     );
