@@ -42,6 +42,10 @@ describe('QueuedDelivery: no noisy neighbour', () => {
     delivery = queuedDelivery(h, {
       prefix,
       settings: { ...TEST_SETTINGS, timeoutMs: TIMEOUT_MS, retryDelaysMs: [60_000] },
+      // The in-process deployments' 16 slots (the worker's default is 64). With 8, a quiet
+      // delivery waited 13.5 s once in a loaded full run: open in decision 0160 ("Small slot
+      // counts").
+      concurrency: 16,
       pollMs: 50,
     });
     await delivery.start();

@@ -168,7 +168,8 @@ describe('BullMQ worker on a Redis Cluster: the master of the queue killed durin
     } finally {
       await delivery.stop();
     }
-  });
+    // Its own bound: the failover, then up to three leases and 10 s for what the dead master lost.
+  }, 120_000);
 });
 
 async function waitUntilTrue(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
