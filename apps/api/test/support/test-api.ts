@@ -114,7 +114,10 @@ async function withQueuedDelivery(
   mutable.start = async () => {
     await start();
     if (worker !== null) return;
-    worker = await createWorkerRuntime(config, settings, logger, { resolver: overrides.resolver });
+    worker = await createWorkerRuntime(config, settings, logger, {
+      ...(overrides.resolver ? { resolver: overrides.resolver } : {}),
+      ...(overrides.clock ? { clock: overrides.clock } : {}),
+    });
     await worker.start();
   };
   mutable.stop = async () => {

@@ -59,9 +59,15 @@ async function main(): Promise<number> {
     const byName = new Map<string, number>();
     for (const span of otlp.spans) byName.set(span.name, (byName.get(span.name) ?? 0) + 1);
     const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    const byService = new Map<string, number>();
+    for (const span of otlp.spans) {
+      const service = String(span.resource['service.name'] ?? '?');
+      byService.set(service, (byService.get(service) ?? 0) + 1);
+    }
     process.stdout.write(
       `\nscaled out: ${otlp.spans.length} spans received in ${Math.round((Date.now() - started) / 1000)} s` +
-        ` (${new Set(otlp.spans.map((s) => s.traceId)).size} traces; most frequent: ` +
+        ` (${new Set(otlp.spans.map((s) => s.traceId)).size} traces; by service: ` +
+        `${[...byService.entries()].map(([name, n]) => `${name} ${n}`).join(', ')}; most frequent: ` +
         `${top.map(([name, n]) => `${name} ${n}`).join(', ')})\n`,
     );
     return code;
