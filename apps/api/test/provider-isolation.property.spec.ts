@@ -135,7 +135,13 @@ async function run(steps: Step[]): Promise<void> {
     });
   };
 
-  const send = async (w: Write): Promise<void> => {
+  /**
+   * Sends one write of a batch; what its answer shows of an order is checked by the returned
+   * function once the whole batch is answered: a write racing another of the same provider
+   * may be refused for the order that other one just made, before that one's answer (which
+   * tells the ledger the order is the provider's own) has arrived.
+   */
+  const send = async (w: Write): Promise<() => void> => {
     const me = who[w.actor];
     const table = w.table === null ? [] : [loc.tables[w.table]];
     const updatedAt = nextUpdatedAt();
@@ -159,10 +165,11 @@ async function run(steps: Step[]): Promise<void> {
         status: 403,
         code: 'location_not_granted',
       });
-      return;
+      return () => undefined;
     }
+    let check: () => void = () => undefined;
     if (res.status === 409 && res.body.error.code === 'table_occupied') {
-      expectVisible(w.actor, res.body.error.occupiedBy, `409 of ${JSON.stringify(w)}`);
+      check = () => expectVisible(w.actor, res.body.error.occupiedBy, `409 of ${JSON.stringify(w)}`);
     }
     if ((res.status === 200 || res.status === 201) && res.body.outcome === 'applied') {
       const stored = res.body.reservation as Json;
@@ -179,10 +186,11 @@ async function run(steps: Step[]): Promise<void> {
       if (stored['linkedOrderId'] !== null) me.orders.set(String(stored['linkedOrderId']), w.externalId);
     }
     expect({ write: w, status: res.status < 500 }).toEqual({ write: w, status: true });
+    return check;
   };
 
   for (const s of steps) {
-    if (s.kind === 'writes') await Promise.all(s.writes.map(send));
+    if (s.kind === 'writes') for (const check of await Promise.all(s.writes.map(send))) check();
     else if (s.kind === 'close') {
       const open = await h.openOrders(loc);
       const order = open[s.order % Math.max(1, open.length)];

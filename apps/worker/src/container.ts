@@ -29,6 +29,8 @@ import type { WorkerSettings } from './worker-settings';
 export interface WorkerOverrides {
   /** DNS for webhook URLs (tests resolve names without a network). */
   resolver?: Resolver;
+  /** The clock of the retention loops (tests move it; default the system clock). */
+  clock?: ConstructorParameters<typeof RetentionLoop>[0]['clock'];
 }
 
 /**
@@ -109,7 +111,7 @@ export function buildWorkerContainer(
     (persistence: Persistence) =>
       new RetentionLoop({
         retention: persistence.retention,
-        clock: new SystemClock(),
+        clock: overrides.clock ?? new SystemClock(),
         retentionDays: config.eventRetentionDays,
         logger,
       }),
@@ -118,7 +120,11 @@ export function buildWorkerContainer(
 
   c.bind<IdempotencyRetentionLoop>(TOKENS.KeyRetention).toResolvedValue(
     (persistence: Persistence) =>
-      idempotencyRetentionLoop({ store: persistence.idempotency, clock: new SystemClock(), logger }),
+      idempotencyRetentionLoop({
+        store: persistence.idempotency,
+        clock: overrides.clock ?? new SystemClock(),
+        logger,
+      }),
     [TOKENS.Persistence],
   );
   return c;
