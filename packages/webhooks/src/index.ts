@@ -14,7 +14,7 @@ export {
   type WebhookSender,
 } from './delivery/http-sender';
 export { parseRetryAfter } from './delivery/retry-after';
-export { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './delivery/retry-policy';
+export { decideAfterAttempt, type RetryPolicyOptions } from './delivery/retry-policy';
 export {
   DeliveryAttempts,
   type AttemptObservation,

@@ -10,12 +10,17 @@ import {
   type WebhookEndpoint,
   type WebhookQueries,
 } from '@pis/domain';
-import { type AttemptLog, type EndpointHealthPolicy, type ClaimedDelivery } from '@pis/ports';
+import {
+  type AttemptFollowUp,
+  type AttemptLog,
+  type EndpointHealthPolicy,
+  type ClaimedDelivery,
+} from '@pis/ports';
 import type { Logger } from 'pino';
 import { signWebhook } from '../signing/webhook-signer';
 import type { AttemptPace } from './endpoint-slots';
 import type { SendResult, WebhookSender } from './http-sender';
-import { decideAfterAttempt, type AttemptDecision, type RetryPolicyOptions } from './retry-policy';
+import { decideAfterAttempt, type RetryPolicyOptions } from './retry-policy';
 
 /**
  * The event as the endpoint's reader may see it: the provider the endpoint belongs to.
@@ -32,7 +37,7 @@ export interface AttemptObservation {
   /** When the attempt started (this process's clock). */
   attemptedAt: Date;
   result: SendResult;
-  decision: AttemptDecision;
+  decision: AttemptFollowUp;
 }
 
 /** Told of every recorded attempt; it must not throw (a throw is logged and ignored). */
@@ -88,7 +93,7 @@ export class DeliveryAttempts {
    * the timeout). With tracing on the attempt is a span under the trace of the write that
    * raised the event (its POST the HTTP client span within it).
    */
-  run(delivery: ClaimedDelivery): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
+  run(delivery: ClaimedDelivery): Promise<{ decision: AttemptFollowUp; pace: AttemptPace }> {
     const attributes = {
       'pis.delivery.id': delivery.id,
       'pis.endpoint.id': delivery.endpointId,
@@ -108,7 +113,7 @@ export class DeliveryAttempts {
   private async attempt(
     delivery: ClaimedDelivery,
     span: OpenSpan,
-  ): Promise<{ decision: AttemptDecision; pace: AttemptPace }> {
+  ): Promise<{ decision: AttemptFollowUp; pace: AttemptPace }> {
     const { log, endpoints, sender, retry, logger } = this.deps;
     let endpoint = await endpoints.findEndpointById(delivery.endpointId);
     let refused = refusal(endpoint, delivery);
@@ -121,7 +126,7 @@ export class DeliveryAttempts {
     }
     const attemptedAt = new Date();
     let result: SendResult;
-    let decision: AttemptDecision;
+    let decision: AttemptFollowUp;
     if (refused !== null || endpoint === null) {
       result = { status: null, durationMs: 0, error: refused, retryAfterMs: null };
       decision = { kind: 'failed', disableEndpoint: false };

@@ -8,9 +8,6 @@ export interface RetryPolicyOptions {
   random?: () => number;
 }
 
-/** What follows an attempt, as the attempt log records it. */
-export type AttemptDecision = AttemptFollowUp;
-
 /**
  * What follows attempt number `attempt` (1 for the first) of one delivery generation.
  * 2xx: done. 410 Gone: the receiver wants no more, so the delivery fails and its endpoint
@@ -22,7 +19,7 @@ export function decideAfterAttempt(
   attempt: number,
   result: { status: number | null; retryAfterMs: number | null },
   options: RetryPolicyOptions,
-): AttemptDecision {
+): AttemptFollowUp {
   const { status, retryAfterMs } = result;
   if (status !== null && status >= 200 && status < 300) return { kind: 'succeeded' };
   if (status === 410) return { kind: 'failed', disableEndpoint: true };
