@@ -223,6 +223,26 @@ describe('EndpointSlots', () => {
     expect(woken).toEqual(['j1', 'j2']);
   });
 
+  it('When a job called back never arrives and nothing of its endpoint is in flight, then a fresh job takes its slot ten seconds after the call, and the line is called back again as that attempt ends', async () => {
+    // Redis lost the job after it was called back: no attempt of the endpoint is left to end
+    // here, so no release forgets the call. Every fresh job used to be parked for it, for good.
+    const slots = slotsOf(8);
+    attempted(slots, 'hanging', false);
+    slots.tryTake('hanging', T0);
+    const woken: string[] = [];
+    ['lost', 'next'].forEach((id) => parked(slots, 'hanging', id, woken));
+    slots.release('hanging', T0, { healthy: false }, T0 + 10);
+    await settled();
+    expect(woken).toEqual(['lost']);
+
+    expect(slots.tryTake('hanging', T0 + 5_000)).toBe(false);
+    expect(slots.tryTake('hanging', T0 + 10_011)).toBe(true);
+    slots.release('hanging', T0 + 10_011, { healthy: false }, T0 + 10_020);
+    await settled();
+
+    expect(woken).toEqual(['lost', 'next']);
+  });
+
   it('When a parked job never came back (another process took it), then it is forgotten a minute after it was due', () => {
     const slots = slotsOf(8);
     attempted(slots, 'hanging', false);

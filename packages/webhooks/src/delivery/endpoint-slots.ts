@@ -93,6 +93,10 @@ export class EndpointSlots {
    */
   tryTake(endpointId: string, at: number, called = false): boolean {
     const standing = this.standing(endpointId);
+    // Forgotten here too, not only as a slot frees: with nothing of the endpoint in flight no
+    // slot frees, and a call that never arrives (Redis lost the job) would keep every fresh
+    // job parked behind it for good.
+    if (!called) this.forgetCalledLongAgo(standing, at);
     const kept = called ? 0 : standing.called.size;
     if (standing.started.length + kept >= this.capOf(standing, at)) return false;
     standing.started.push(at);
@@ -201,9 +205,7 @@ export class EndpointSlots {
 
   /** Calls back the first waiting jobs, one per free slot (jobs called and not yet back count as taking one). */
   private callBack(endpointId: string, standing: Standing, now: number): void {
-    for (const [id, calledAt] of standing.called) {
-      if (calledAt < now - CALLED_FORGOTTEN_AFTER_MS) standing.called.delete(id);
-    }
+    this.forgetCalledLongAgo(standing, now);
     let free = this.capOf(standing, now) - standing.started.length - standing.called.size;
     for (const [jobId, waiter] of standing.waiting) {
       if (free <= 0) break;
@@ -214,6 +216,13 @@ export class EndpointSlots {
         (woken) => this.notWoken(endpointId, jobId, woken),
         () => this.notWoken(endpointId, jobId, false),
       );
+    }
+  }
+
+  /** Jobs called back that have not arrived within `CALLED_FORGOTTEN_AFTER_MS` were taken elsewhere, or lost: they hold no slot any more. */
+  private forgetCalledLongAgo(standing: Standing, now: number): void {
+    for (const [id, calledAt] of standing.called) {
+      if (calledAt < now - CALLED_FORGOTTEN_AFTER_MS) standing.called.delete(id);
     }
   }
 
