@@ -1,7 +1,6 @@
-import { Redis } from 'ioredis';
 import { TEST_SETTINGS } from './support/delivery-behaviour';
 import { appendEvents, givenEndpoint, givenLocation, occupiedEvents } from './support/harness';
-import { REDIS_URL, testPrefix } from '@pis/testing/webhooks';
+import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { queuedDelivery, usePipelineFixture } from './support/queued';
 
 /**
@@ -15,22 +14,6 @@ import { queuedDelivery, usePipelineFixture } from './support/queued';
  */
 const N = Number(process.env['REPRO_N'] ?? 3000);
 const ROUNDS = Number(process.env['REPRO_ROUNDS'] ?? 3);
-
-async function deletePrefix(prefix: string): Promise<number> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    return deleted;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe('repro: stall after Redis keys deleted', () => {
   const f = usePipelineFixture('stall');
@@ -86,7 +69,7 @@ describe('repro: stall after Redis keys deleted', () => {
         if (Date.now() > deadline) throw new Error(`only ${row!.n} queued`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      const keys = await deletePrefix(prefix);
+      const keys = await dropPrefix(prefix);
       holding = false;
       for (const release of held) release();
       held = [];
