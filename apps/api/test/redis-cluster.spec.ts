@@ -56,19 +56,28 @@ it('When two API instances share a Redis Cluster, then each key gets one limit a
     // A client's first command to a master it has no connection to yet may be redirected
     // once (MOVED) while it opens one: the steady state is what is counted below.
     await bursts(await locationKeys());
-    const before = await cluster.errorReplies();
     // A key's window opens at its first request and lasts two seconds: bursts that a busy
     // machine could not answer within it fall partly into the next window and mean nothing, so
-    // they are sent again with fresh keys (the premise failed, not the limit).
+    // they are sent again with fresh keys (the premise failed, not the limit). Likewise a burst
+    // during which a client rebuilt its connections to the nodes (a busy machine can make the
+    // cluster client refresh them) may have been redirected while it did: a client that sends
+    // commands to the wrong master is redirected in every burst, so one burst without is asked.
     let answers: Response[][] = [];
     let counting = 0;
+    let crossSlot = 0;
+    const moved: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
       const keys = await locationKeys();
+      const before = await cluster.errorReplies();
       const started = Date.now();
       answers = await bursts(keys);
       // Counted at once: a counter lives as long as its two-second window.
       counting = await cluster.mastersWithKeys(`${env.RATE_LIMIT_PREFIX}:*`);
-      if (Date.now() - started < WINDOW_MS - 200) break;
+      const inWindow = Date.now() - started < WINDOW_MS - 200;
+      const after = await cluster.errorReplies();
+      crossSlot = after['CROSSSLOT'] ?? 0;
+      moved.push((after['MOVED'] ?? 0) - (before['MOVED'] ?? 0));
+      if (inWindow && moved.at(-1) === 0) break;
     }
 
     for (const perKey of answers) {
@@ -76,9 +85,9 @@ it('When two API instances share a Redis Cluster, then each key gets one limit a
       for (const refused of perKey.filter((r) => r.status === 429))
         expectEnvelope(refused, 429, 'rate_limited');
     }
-    const after = await cluster.errorReplies();
-    expect(after['CROSSSLOT'] ?? 0).toBe(0);
-    expect(after['MOVED'] ?? 0).toBe(before['MOVED'] ?? 0);
+    expect(crossSlot).toBe(0);
+    // Redirections per burst: the last one had none.
+    expect(moved.at(-1)).toBe(0);
     // Each counter is its own key in its own slot: the masters share the counting.
     expect(counting).toBeGreaterThan(1);
   } finally {

@@ -52,3 +52,4 @@ export {
   type RedisNode,
   type RedisTarget,
 } from './redis/redis-client';
+export { RedisLiveness, type RedisLivenessOptions } from './redis/redis-liveness';

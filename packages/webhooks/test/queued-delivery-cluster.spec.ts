@@ -1,4 +1,4 @@
-import { slotPrefix } from '../src';
+import { createRedis, slotPrefix } from '../src';
 import { describeDeliveryBehaviour, TEST_SETTINGS } from './support/delivery-behaviour';
 import {
   appendEvents,
@@ -9,7 +9,7 @@ import {
   waitForDeliveries,
   type Harness,
 } from './support/harness';
-import { Receiver, testPrefix, verify, type ReceivedRequest } from '@pis/testing/webhooks';
+import { Receiver, REDIS_URL, testPrefix, verify, type ReceivedRequest } from '@pis/testing/webhooks';
 import { RedisTestCluster } from './support/redis-cluster';
 import { queuedDelivery } from './support/queued';
 
@@ -40,6 +40,18 @@ describe('BullMQ worker on a Redis Cluster: one slot per queue', () => {
     // CROSSSLOT: a script over keys of two slots; MOVED: a command sent to a node that does not hold its slot.
     expect(errors['CROSSSLOT'] ?? 0).toBe(0);
     expect(errors['MOVED'] ?? 0).toBe(0);
+  });
+
+  it('When a Redis user asks for auto-pipelining, then on a cluster it is off (commands in flight at a failover could wait forever) and on a single Redis on', () => {
+    const onCluster = createRedis(cluster.target, { enableAutoPipelining: true, lazyConnect: true });
+    const single = createRedis({ url: REDIS_URL }, { enableAutoPipelining: true, lazyConnect: true });
+    try {
+      expect(onCluster.options.enableAutoPipelining).toBe(false);
+      expect(single.options.enableAutoPipelining).toBe(true);
+    } finally {
+      onCluster.disconnect();
+      single.disconnect();
+    }
   });
 
   it('When the queue prefix is pis, then on a cluster its keys carry the hash tag {pis} (on a single Redis, pis as before)', () => {
@@ -108,6 +120,9 @@ describe('BullMQ worker on a Redis Cluster: the master of the queue killed durin
   });
 
   it("When the master holding the queue's slot is SIGKILLed while events are delivered, then its replica takes over and every event still reaches the receiver, verified, within the safety net's bound", async () => {
+    // Each phase has its own bound and says which one ran out (with the time each took), so
+    // a failure names its phase rather than Jest's timeout for the whole test.
+    const phases = new Phases();
     const locations = await Promise.all([0, 1, 2, 3].map(() => givenLocation(h)));
     const endpoints = await Promise.all(locations.map((l) => givenEndpoint(h, l, receiver.url)));
     const secretOf = new Map(locations.map((l, i) => [l, endpoints[i]!.secrets[0]!.secret]));
@@ -130,22 +145,27 @@ describe('BullMQ worker on a Redis Cluster: the master of the queue killed durin
           delivery.wake();
         }
       };
-      await append(0, batches / 2);
-      await receiver.waitFor(() => receiver.ids().size >= 30, 20_000, 'the burst under way');
+      await phases.run('the first half appended', 20_000, () => append(0, batches / 2));
+      await phases.run('the burst under way', 20_000, () =>
+        receiver.waitFor(() => receiver.ids().size >= 30, 20_000, 'the burst under way'),
+      );
 
       const killed = await cluster.killMasterOf(slotPrefix(cluster.target, prefix));
       // The rest of the burst comes while the slot has no master.
-      await append(batches / 2, batches);
-      await cluster.waitUntilHealthy();
+      await phases.run('the second half appended', 20_000, () => append(batches / 2, batches));
+      await phases.run('the failover', 45_000, () => cluster.waitUntilHealthy(45_000));
       expect(await cluster.masterPorts()).not.toContain(killed);
 
       // A job the dead master had not passed to its replica is gone: the safety net finds
       // its delivery once it is two leases overdue, checking once a lease.
       const leaseMs = delivery.stack.leaseMs;
-      await receiver.waitFor(
-        () => receiver.ids().size === appended.length,
-        3 * leaseMs + 10_000,
-        `all ${appended.length} events after the failover (${receiver.ids().size} arrived)`,
+      // (The phase's bound is the receiver's and a little more, so the receiver's count is what a failure says.)
+      await phases.run('every event received', 3 * leaseMs + 15_000, () =>
+        receiver.waitFor(
+          () => receiver.ids().size === appended.length,
+          3 * leaseMs + 10_000,
+          `all ${appended.length} events after the failover (${receiver.ids().size} arrived)`,
+        ),
       );
 
       expect(receiver.ids()).toEqual(new Set(appended));
@@ -161,16 +181,50 @@ describe('BullMQ worker on a Redis Cluster: the master of the queue killed durin
         });
       const verified = receiver.requests.filter(verifies).map((r) => String(r.headers['webhook-id']));
       expect(new Set(verified)).toEqual(new Set(appended));
-      for (const location of locations) {
-        const all = await waitForDeliveries(h, location, (ds) => ds.every((d) => d.status === 'succeeded'));
-        expect(all).toHaveLength((batches / locations.length) * perBatch);
-      }
+      const recorded = await phases.run('every delivery recorded as succeeded', 20_000, () =>
+        Promise.all(
+          locations.map((l) => waitForDeliveries(h, l, (ds) => ds.every((d) => d.status === 'succeeded'))),
+        ),
+      );
+      for (const all of recorded) expect(all).toHaveLength((batches / locations.length) * perBatch);
     } finally {
-      await delivery.stop();
+      await phases.run('the worker stopped', 15_000, () => delivery.stop());
     }
-    // Its own bound: the failover, then up to three leases and 10 s for what the dead master lost.
-  }, 120_000);
+    // The sum of the phases' bounds, and a minute for what is not a phase.
+  }, 250_000);
 });
+
+/** Runs a test's phases one after the other, each within its own bound, and names the one that ran out. */
+class Phases {
+  private readonly started = Date.now();
+  private readonly took: string[] = [];
+
+  async run<T>(name: string, boundMs: number, phase: () => Promise<T>): Promise<T> {
+    const from = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const ranOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `${name}: not done within ${boundMs} ms (${Date.now() - this.started} ms into the test; before it: ${this.took.join(', ') || 'nothing'})`,
+            ),
+          ),
+        boundMs,
+      );
+    });
+    try {
+      const done = await Promise.race([phase(), ranOut]);
+      this.took.push(`${name} ${Date.now() - from} ms`);
+      return done;
+    } catch (error) {
+      this.took.push(`${name} failed after ${Date.now() - from} ms (${(error as Error).message})`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
 
 async function waitUntilTrue(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { createRedis, slotPrefix, type RedisClient, type RedisTarget } from '../redis/redis-client';
+import { RedisLiveness } from '../redis/redis-liveness';
+import { settlesWithin } from '../support/settles-within';
 import { DeliveryRuntime } from '../delivery/delivery-runtime';
 import { deliveryStack, type DeliveryDeps, type DeliveryStack } from '../delivery/delivery-stack';
 import type { SlotUsage } from '../delivery/endpoint-slots';
@@ -35,6 +37,7 @@ export class QueuedDelivery {
   private readonly logger: Logger;
   private readonly producerRedis: RedisClient;
   private readonly workerRedis: RedisClient;
+  private readonly liveness: RedisLiveness[];
   private readonly lostCheckEveryMs: number;
   private lastLostCheck = 0;
 
@@ -57,6 +60,11 @@ export class QueuedDelivery {
     for (const redis of [this.producerRedis, this.workerRedis]) redis.on('error', () => undefined);
     // Every key of the queue in one slot of a cluster: BullMQ's scripts take several at once.
     const prefix = slotPrefix(options.redis, options.prefix);
+    // A connection left unanswering by a failover is reset (decision 0191).
+    this.liveness = [
+      [this.producerRedis, 'queue-producer'] as const,
+      [this.workerRedis, 'queue-worker'] as const,
+    ].map(([redis, client]) => new RedisLiveness(redis, { key: `${prefix}:liveness`, logger, client }));
     const overdueAfterMs = 2 * this.stack.leaseMs;
     this.lostCheckEveryMs = overdueAfterMs / 2;
     this.queue = new DeliveryQueue(options.store.candidates, {
@@ -95,6 +103,7 @@ export class QueuedDelivery {
     await readyWithin(this.producerRedis, 10_000);
     await this.runtime.start();
     this.enqueuer.start();
+    for (const probe of this.liveness) probe.start();
   }
 
   wake(): void {
@@ -108,11 +117,15 @@ export class QueuedDelivery {
 
   /** Stops relaying and enqueuing, lets the engine finish what it holds (up to its close timeout). */
   async stop(): Promise<void> {
+    for (const probe of this.liveness) probe.stop();
     await this.enqueuer.stop();
     await this.runtime.stop();
     await this.queue.close();
+    // QUIT waits behind whatever the connection still has unanswered: it is not waited for long.
     await Promise.all(
-      [this.producerRedis, this.workerRedis].map((r) => r.quit().catch(() => r.disconnect())),
+      [this.producerRedis, this.workerRedis].map(async (r) => {
+        if (!(await settlesWithin(r.quit(), 2_000))) r.disconnect();
+      }),
     );
   }
 

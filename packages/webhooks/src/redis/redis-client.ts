@@ -24,10 +24,12 @@ export function isClusterTarget(target: RedisTarget): target is { clusterNodes: 
  * The one place a Redis client is made, for every user (the queue, the rate limit, the
  * write positions), named by `client` in `pis_redis_errors_total`: `options` are a single Redis's, and mean the same on a cluster. There
  * they apply to each node's connection, except what the cluster client does itself: its
- * offline queue, auto-pipelining and reconnection (`retryStrategy` becomes its
- * `clusterRetryStrategy`). Commands that meet a slot moving or a failover in progress are
- * retried by the cluster client (MOVED/ASK follow the new owner; CLUSTERDOWN and TRYAGAIN
- * wait a moment), within `maxRetriesPerRequest` where that is set.
+ * offline queue and reconnection (`retryStrategy` becomes its `clusterRetryStrategy`).
+ * Commands that meet a slot moving or a failover in progress are retried by the cluster
+ * client (MOVED/ASK follow the new owner; CLUSTERDOWN and TRYAGAIN wait a moment), within
+ * `maxRetriesPerRequest` where that is set. `enableAutoPipelining` applies to a single Redis
+ * only: on a cluster, auto-pipelined commands in flight when a master died could wait
+ * forever after its replica took over (decision 0191), so each command is sent on its own.
  */
 export function createRedis(target: RedisTarget, options: RedisOptions = {}, client = 'redis'): RedisClient {
   const redis = isClusterTarget(target) ? createCluster(target, options) : new Redis(target.url, options);
@@ -56,11 +58,16 @@ function countErrors(redis: RedisClient, client: string): void {
 }
 
 function createCluster(target: { clusterNodes: readonly RedisNode[] }, options: RedisOptions): Cluster {
-  const { enableOfflineQueue, enableAutoPipelining, retryStrategy, ...nodeOptions } = options;
+  const {
+    enableOfflineQueue,
+    enableAutoPipelining: _singleRedisOnly,
+    retryStrategy,
+    ...nodeOptions
+  } = options;
   const clusterOptions: ClusterOptions = {
     redisOptions: nodeOptions,
     enableOfflineQueue: enableOfflineQueue ?? true,
-    enableAutoPipelining: enableAutoPipelining ?? false,
+    enableAutoPipelining: false,
     // Reads and writes go to the masters: a replica may be behind what was just written.
     scaleReads: 'master',
     retryDelayOnFailover: 100,
