@@ -69,11 +69,28 @@ describe('EndpointSlots', () => {
     expect(slots.room(T0 + 1).endpoints).toEqual(new Map([['a', 0]]));
   });
 
-  it('When an endpoint that keeps up goes idle, then it is forgotten: its next burst starts at a quarter until an attempt of it succeeds', () => {
+  it('When an endpoint that keeps up goes idle for more than a second, then it is forgotten: its next burst starts at a quarter until an attempt of it succeeds', () => {
     const slots = slotsOf(32);
     attempted(slots, 'a', true);
 
-    expect(take(slots, 'a', 40, T0 + 2)).toBe(8);
+    expect(slots.room(T0 + 1_002).endpoints.has('a')).toBe(false);
+    expect(take(slots, 'a', 40, T0 + 1_002)).toBe(8);
+  });
+
+  it('When an endpoint that keeps up was idle for less than a second, then its next jobs may use every slot (a steady flow is not cut to a quarter between hand-offs)', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', true);
+
+    expect(slots.room(T0 + 1_001).endpoints.get('a')).toBe(32);
+    expect(take(slots, 'a', 40, T0 + 1_001)).toBe(32);
+  });
+
+  it('When an endpoint that kept up starts failing after a pause of less than a second, then its next attempts are capped as soon as one fails', () => {
+    const slots = slotsOf(32);
+    attempted(slots, 'a', true);
+    attempted(slots, 'a', false, T0 + 500);
+
+    expect(take(slots, 'a', 10, T0 + 501)).toBe(4);
   });
 
   it('When an attempt of an endpoint fails or is slow, then it may hold only an eighth until one succeeds quickly again', () => {
@@ -189,6 +206,24 @@ describe('EndpointSlots', () => {
     expect(called).toBe(true);
     expect(slots.tryTake('hanging', T0 + 20, called)).toBe(true);
     expect(slots.arrived('hanging', 'never-parked')).toBe(false);
+  });
+
+  it("When a parked job of an endpoint that keeps up is called back, then a fresh job of it is not parked for the call: every slot is the endpoint's, and the called job takes the next that frees", async () => {
+    const slots = slotsOf(8);
+    expect(take(slots, 'a', 2)).toBe(2);
+    slots.release('a', T0, { healthy: true }, T0 + 1);
+    expect(take(slots, 'a', 6)).toBe(6);
+    const woken: string[] = [];
+    parked(slots, 'a', 'j1', woken);
+    slots.release('a', T0, { healthy: true }, T0 + 10);
+    await settled();
+
+    // Six in flight and one call on its way: the two fresh jobs that arrive first take the free slots.
+    expect(woken).toEqual(['j1']);
+    expect(take(slots, 'a', 2, T0 + 20)).toBe(2);
+    slots.release('a', T0, { healthy: true }, T0 + 30);
+    expect(slots.tryTake('a', T0 + 40, slots.arrived('a', 'j1'))).toBe(true);
+    expect(slots.usage(T0 + 40)).toEqual({ inFlight: 8, strugglingEndpoints: 0, parkedJobs: 0 });
   });
 
   it('When a parked job cannot be called back (it came back already, or is gone), then the next one is called in its place', async () => {

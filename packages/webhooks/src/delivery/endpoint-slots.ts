@@ -43,6 +43,8 @@ interface Standing {
   called: Map<string, number>;
   /** When the line was last swept of jobs that never came back. */
   sweptAt: number;
+  /** When it last went idle (healthy, nothing in flight, waiting or called); null while it is not idle. */
+  idleSince: number | null;
 }
 
 /** A job called back that has not arrived after this long was taken by another process. */
@@ -50,6 +52,16 @@ const CALLED_FORGOTTEN_AFTER_MS = 10_000;
 
 /** A waiting job that never came back is forgotten this long after it was due. */
 const WAITING_FORGOTTEN_AFTER_MS = 60_000;
+
+/**
+ * An endpoint that keeps up and went idle is remembered this long: the next jobs of a steady
+ * flow (a relay's hand-off every few milliseconds) find it still known and keeping up, instead
+ * of starting again at a quarter of the slots and parking what does not fit.
+ */
+const IDLE_REMEMBERED_MS = 1_000;
+
+/** How often the endpoints idle for longer than `IDLE_REMEMBERED_MS` are dropped. */
+const IDLE_SWEEP_EVERY_MS = 10_000;
 
 /** How often a line is swept of jobs that never came back. */
 const SWEEP_EVERY_MS = 10_000;
@@ -77,6 +89,7 @@ export class EndpointSlots {
   private readonly firstCap: number;
   private readonly concurrency: number;
   private readonly slowAfterMs: number;
+  private idleSweptAt = 0;
 
   constructor(options: EndpointSlotsOptions) {
     this.concurrency = Math.max(1, options.concurrency);
@@ -92,14 +105,21 @@ export class EndpointSlots {
    * job is on its way to, so a fresh job never overtakes the line.
    */
   tryTake(endpointId: string, at: number, called = false): boolean {
-    const standing = this.standing(endpointId);
+    const standing = this.standing(endpointId, at);
     // Forgotten here too, not only as a slot frees: with nothing of the endpoint in flight no
     // slot frees, and a call that never arrives (Redis lost the job) would keep every fresh
     // job parked behind it for good.
     if (!called) this.forgetCalledLongAgo(standing, at);
-    const kept = called ? 0 : standing.called.size;
-    if (standing.started.length + kept >= this.capOf(standing, at)) return false;
+    const cap = this.capOf(standing, at);
+    // An endpoint without a cap of its own may take every slot of the process: a job called
+    // back finds one when it arrives (the scheduler hands out no more jobs than the process has
+    // free slots), so nothing needs to be kept for it. Keeping slots for the calls in transit
+    // parked fresh jobs of a burst again and again (each freed slot called one back while the
+    // next fresh job arrived first and was parked).
+    const kept = called || cap >= this.concurrency ? 0 : standing.called.size;
+    if (standing.started.length + kept >= cap) return false;
     standing.started.push(at);
+    standing.idleSince = null;
     return true;
   }
 
@@ -114,7 +134,7 @@ export class EndpointSlots {
     standing.started.splice(index === -1 ? 0 : index, 1);
     if (pace !== undefined) standing.healthy = pace.healthy;
     this.callBack(endpointId, standing, now);
-    this.forgetIfIdle(endpointId, standing);
+    this.forgetIfIdle(endpointId, standing, now);
   }
 
   /**
@@ -131,7 +151,7 @@ export class EndpointSlots {
     maxMs: number,
     now = Date.now(),
   ): number {
-    const standing = this.standing(endpointId);
+    const standing = this.standing(endpointId, now);
     // A sweep walks the whole line: at most once per sweep interval, not at every park (a line
     // of 20,000 swept at every park cost the worker more than its own attempts).
     if (now - standing.sweptAt >= SWEEP_EVERY_MS) {
@@ -164,6 +184,7 @@ export class EndpointSlots {
   room(now = Date.now()): ClaimRoom {
     const endpoints = new Map<string, number>();
     for (const [id, standing] of this.standings) {
+      if (this.idleTooLong(standing, now)) continue;
       endpoints.set(id, Math.max(0, this.capOf(standing, now) - standing.started.length));
     }
     return { endpoints, otherwise: this.firstCap };
@@ -231,32 +252,59 @@ export class EndpointSlots {
     if (woken) return;
     const standing = this.standings.get(endpointId);
     if (standing === undefined || !standing.called.delete(jobId)) return;
-    this.callBack(endpointId, standing, Date.now());
-    this.forgetIfIdle(endpointId, standing);
+    const now = Date.now();
+    this.callBack(endpointId, standing, now);
+    this.forgetIfIdle(endpointId, standing, now);
   }
 
-  private standing(endpointId: string): Standing {
+  private standing(endpointId: string, now: number): Standing {
     let standing = this.standings.get(endpointId);
+    if (standing !== undefined && this.idleTooLong(standing, now)) standing = undefined;
     if (standing === undefined) {
-      standing = { started: [], healthy: null, waiting: new Map(), called: new Map(), sweptAt: 0 };
+      standing = {
+        started: [],
+        healthy: null,
+        waiting: new Map(),
+        called: new Map(),
+        sweptAt: 0,
+        idleSince: null,
+      };
       this.standings.set(endpointId, standing);
     }
     return standing;
   }
 
+  /** Went idle more than `IDLE_REMEMBERED_MS` ago and has nothing in flight, waiting or called since. */
+  private idleTooLong(standing: Standing, now: number): boolean {
+    return (
+      standing.idleSince !== null &&
+      now - standing.idleSince > IDLE_REMEMBERED_MS &&
+      standing.started.length === 0 &&
+      standing.waiting.size === 0 &&
+      standing.called.size === 0
+    );
+  }
+
   /**
-   * An endpoint with nothing in flight, nothing waiting and a healthy last attempt has nothing to
-   * remember: dropping it keeps the map to the endpoints that matter. One that struggled is kept,
-   * so that its next attempt is capped.
+   * An endpoint with nothing in flight, nothing waiting and a healthy last attempt has little to
+   * remember: it is kept for `IDLE_REMEMBERED_MS` (a steady flow's next jobs find it keeping up),
+   * then forgotten, and the endpoints idle longer than that are dropped once per
+   * `IDLE_SWEEP_EVERY_MS`, which keeps the map to the endpoints that matter. One that struggled
+   * is kept, so that its next attempt is capped.
    */
-  private forgetIfIdle(endpointId: string, standing: Standing): void {
+  private forgetIfIdle(endpointId: string, standing: Standing, now: number): void {
     if (
       standing.healthy === true &&
       standing.started.length === 0 &&
       standing.waiting.size === 0 &&
       standing.called.size === 0
     ) {
-      this.standings.delete(endpointId);
+      standing.idleSince = now;
+    }
+    if (now - this.idleSweptAt < IDLE_SWEEP_EVERY_MS) return;
+    this.idleSweptAt = now;
+    for (const [id, idle] of this.standings) {
+      if (id !== endpointId && this.idleTooLong(idle, now)) this.standings.delete(id);
     }
   }
 }
