@@ -19,11 +19,18 @@ export class RawConnection {
   private buffer = Buffer.alloc(0);
   private waiters: Array<() => void> = [];
   private closedAt: number | null = null;
-  readonly openedAt = Date.now();
   /** Settles when the server (or the test) closes the connection. */
   readonly closed: Promise<void>;
 
-  private constructor(private readonly socket: Socket) {
+  /**
+   * `openedAt`: when the connection was asked for, before `connect()`. The server's timers
+   * for it start later than that (at its accept), and on a busy machine the client's connect
+   * callback may run well after them: a lifetime from then would be short by that delay.
+   */
+  private constructor(
+    private readonly socket: Socket,
+    readonly openedAt: number,
+  ) {
     socket.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.wake();
@@ -42,7 +49,8 @@ export class RawConnection {
 
   static open(port: number): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1' }, () => resolve(new RawConnection(socket)));
+      const openedAt = Date.now();
+      const socket = connect({ port, host: '127.0.0.1' }, () => resolve(new RawConnection(socket, openedAt)));
       socket.once('error', reject);
     });
   }
