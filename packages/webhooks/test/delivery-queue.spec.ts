@@ -257,6 +257,64 @@ describe("DeliveryQueue: the relay's hand-off", () => {
     }
   });
 
+  it('When more deliveries are handed over than Redis takes at once, then every job is added with its event, ranked within its endpoint over the whole hand-off', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-s`,
+    });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId, 520);
+      expect(created).toHaveLength(520);
+
+      await queue.handOff(created);
+
+      const jobs = await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))));
+      expect(jobs.map((j) => deliveryOfJob(j!.id, j!.data)?.event)).toStrictEqual(
+        created.map((d) => d.event),
+      );
+      expect(jobs.map((j) => j!.opts.priority)).toEqual(fairPriorities(created));
+      expect(Math.max(...jobs.map((j) => j!.opts.priority!))).toBe(520);
+      expect(await queue.enqueueNew()).toBe(0);
+    } finally {
+      await queue.close();
+      await dropPrefix(`${prefix}-s`);
+    }
+  });
+
+  it('When Redis refuses a later part of a large hand-off, then the deliveries it had not taken are marked unqueued and the next enqueuer round adds exactly those', async () => {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-r`,
+    });
+    const addBulk = queue.queue.addBulk.bind(queue.queue);
+    let calls = 0;
+    // Redis taking the first addBulk and refusing the next, as when it goes away mid-way.
+    jest.spyOn(queue.queue, 'addBulk').mockImplementation((jobs) => {
+      calls += 1;
+      return calls === 1 ? addBulk(jobs) : Promise.reject(new Error('Connection is closed.'));
+    });
+    try {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId, 520);
+
+      await expect(queue.handOff(created)).rejects.toThrow('Connection is closed.');
+      const taken = (
+        await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))))
+      ).filter((j) => j !== undefined).length;
+      jest.mocked(queue.queue.addBulk).mockRestore();
+      const added = await queue.enqueueNew();
+
+      expect(taken).toBeGreaterThan(0);
+      expect(taken).toBeLessThan(created.length);
+      expect(added).toBe(created.length - taken);
+      for (const d of created) expect(await queue.queue.getJob(deliveryJobId(d.deliveryId, 0))).toBeDefined();
+    } finally {
+      await queue.close();
+      await dropPrefix(`${prefix}-r`);
+    }
+  });
+
   it('When the deliveries of several endpoints are ranked for the queue, then each endpoint counts its own from 1', () => {
     expect(
       fairPriorities([
