@@ -14,7 +14,7 @@ import {
 import { OwnRedis } from '@pis/testing/webhooks';
 import { Receiver } from '@pis/testing/webhooks';
 import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
-import { queuedDelivery, usePipelineFixture } from './support/queued';
+import { holdRequests, queuedDelivery, usePipelineFixture } from './support/queued';
 
 describeDeliveryBehaviour('BullMQ worker', async (h, settings) => {
   const prefix = testPrefix('queued');
@@ -181,10 +181,7 @@ describe('QueuedDelivery: Redis loses the jobs of a parked line', () => {
     const { h, receiver, prefix } = f;
     const locationId = await givenLocation(h);
     await givenEndpoint(h, locationId, receiver.url);
-    const held: (() => void)[] = [];
-    let holding = true;
-    receiver.respond = () =>
-      holding ? new Promise((resolve) => held.push(() => resolve({ status: 204 }))) : { status: 204 };
+    const requests = holdRequests(receiver);
     // 8 slots: the endpoint's first 2 attempts are held, the other 58 jobs parked. A 5 s
     // timeout: the relay leases each delivery for 15 s from its insert.
     const delivery = queuedDelivery(h, {
@@ -202,8 +199,7 @@ describe('QueuedDelivery: Redis loses the jobs of a parked line', () => {
       });
 
       await dropPrefix(prefix);
-      holding = false;
-      for (const release of held.splice(0)) release();
+      requests.release();
 
       // The requeued jobs wait out the relay's lease (15 s from the insert), then are attempted.
       // A requeue that stopped after its first page would leave the other 48 to the overdue
