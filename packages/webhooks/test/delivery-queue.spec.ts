@@ -212,6 +212,20 @@ describe("DeliveryQueue: the relay's hand-off", () => {
     }
   }
 
+  /** A queue under its own prefix for one test, closed and its keys dropped after it. */
+  async function withOwnQueue(suffix: string, use: (queue: DeliveryQueue) => Promise<void>): Promise<void> {
+    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
+      connection: redis,
+      prefix: `${prefix}-${suffix}`,
+    });
+    try {
+      await use(queue);
+    } finally {
+      await queue.close();
+      await dropPrefix(`${prefix}-${suffix}`);
+    }
+  }
+
   it('When the relay hands its deliveries over, then each job carries its event, and the enqueuer has nothing left to add', async () => {
     const queue = new DeliveryQueue(h.persistence.pipeline.candidates, { connection: redis, prefix });
     try {
@@ -232,11 +246,7 @@ describe("DeliveryQueue: the relay's hand-off", () => {
   });
 
   it("When one endpoint's backlog and another location's delivery are handed over together, then the queue hands out the other's delivery right after the backlog's first job, not behind the whole backlog", async () => {
-    const queue = new DeliveryQueue(h.persistence.pipeline.candidates, {
-      connection: redis,
-      prefix: `${prefix}-f`,
-    });
-    try {
+    await withOwnQueue('f', async (queue) => {
       const busy = await givenLocation(h);
       const quiet = await givenLocation(h);
       const backlog = await relayedMarked(busy, 6);
@@ -251,10 +261,51 @@ describe("DeliveryQueue: the relay's hand-off", () => {
         single[0]!.deliveryId,
         ...backlog.slice(1).map((d) => d.deliveryId),
       ]);
-    } finally {
-      await queue.close();
-      await dropPrefix(`${prefix}-f`);
-    }
+    });
+  });
+
+  it('When more deliveries are handed over than Redis takes at once, then every job is added with its event, ranked within its endpoint over the whole hand-off', async () => {
+    await withOwnQueue('s', async (queue) => {
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId, 520);
+      expect(created).toHaveLength(520);
+
+      await queue.handOff(created);
+
+      const jobs = await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))));
+      expect(jobs.map((j) => deliveryOfJob(j!.id, j!.data)?.event)).toStrictEqual(
+        created.map((d) => d.event),
+      );
+      expect(jobs.map((j) => j!.opts.priority)).toEqual(fairPriorities(created));
+      expect(Math.max(...jobs.map((j) => j!.opts.priority!))).toBe(520);
+      expect(await queue.enqueueNew()).toBe(0);
+    });
+  });
+
+  it('When Redis refuses a later part of a large hand-off, then the deliveries it had not taken are marked unqueued and the next enqueuer round adds exactly those', async () => {
+    await withOwnQueue('r', async (queue) => {
+      const addBulk = queue.queue.addBulk.bind(queue.queue);
+      let calls = 0;
+      // Redis taking the first addBulk and refusing the next, as when it goes away mid-way.
+      jest.spyOn(queue.queue, 'addBulk').mockImplementation((jobs) => {
+        calls += 1;
+        return calls === 1 ? addBulk(jobs) : Promise.reject(new Error('Connection is closed.'));
+      });
+      const locationId = await givenLocation(h);
+      const created = await relayedMarked(locationId, 520);
+
+      await expect(queue.handOff(created)).rejects.toThrow('Connection is closed.');
+      const taken = (
+        await Promise.all(created.map((d) => queue.queue.getJob(deliveryJobId(d.deliveryId, 0))))
+      ).filter((j) => j !== undefined).length;
+      jest.mocked(queue.queue.addBulk).mockRestore();
+      const added = await queue.enqueueNew();
+
+      expect(taken).toBeGreaterThan(0);
+      expect(taken).toBeLessThan(created.length);
+      expect(added).toBe(created.length - taken);
+      for (const d of created) expect(await queue.queue.getJob(deliveryJobId(d.deliveryId, 0))).toBeDefined();
+    });
   });
 
   it('When the deliveries of several endpoints are ranked for the queue, then each endpoint counts its own from 1', () => {

@@ -14,7 +14,7 @@ import {
 import { OwnRedis } from '@pis/testing/webhooks';
 import { Receiver } from '@pis/testing/webhooks';
 import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
-import { queuedDelivery, usePipelineFixture } from './support/queued';
+import { holdRequests, queuedDelivery, usePipelineFixture } from './support/queued';
 
 describeDeliveryBehaviour('BullMQ worker', async (h, settings) => {
   const prefix = testPrefix('queued');
@@ -172,6 +172,48 @@ describe('QueuedDelivery: jobs parked for a capped endpoint', () => {
       await delivery.stop();
     }
   });
+});
+
+describe('QueuedDelivery: Redis loses the jobs of a parked line', () => {
+  const f = usePipelineFixture('lostline');
+
+  it("When Redis loses every job while an endpoint's line waits parked behind held requests, then the requeue puts every one back, more than one page of them, and every event arrives once the receiver answers", async () => {
+    const { h, receiver, prefix } = f;
+    const locationId = await givenLocation(h);
+    await givenEndpoint(h, locationId, receiver.url);
+    const requests = holdRequests(receiver);
+    // 8 slots: the endpoint's first 2 attempts are held, the other 58 jobs parked. A 5 s
+    // timeout: the relay leases each delivery for 15 s from its insert.
+    const delivery = queuedDelivery(h, {
+      prefix,
+      requeuePageSize: 10,
+      settings: { ...TEST_SETTINGS, timeoutMs: 5_000 },
+    });
+    await delivery.start();
+    try {
+      const stored = await appendEvents(h, locationId, occupiedEvents(60));
+      delivery.wake();
+      await waitUntilTrue(async () => {
+        const usage = delivery.slotUsage();
+        return usage.inFlight + usage.parkedJobs === 60;
+      });
+
+      await dropPrefix(prefix);
+      requests.release();
+
+      // The requeued jobs wait out the relay's lease (15 s from the insert), then are attempted.
+      // A requeue that stopped after its first page would leave the other 48 to the overdue
+      // check, two leases past their due time: later than this wait.
+      await receiver.waitFor(
+        () => stored.every((e) => receiver.ids().has(e.id)),
+        30_000,
+        'every event after the loss',
+      );
+      expect(stored.filter((e) => !receiver.ids().has(e.id))).toEqual([]);
+    } finally {
+      await delivery.stop();
+    }
+  }, 60_000);
 });
 
 async function waitUntilTrue(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

@@ -1,7 +1,7 @@
 import { TEST_SETTINGS } from './support/delivery-behaviour';
 import { appendEvents, givenEndpoint, givenLocation, occupiedEvents } from './support/harness';
 import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
-import { queuedDelivery, usePipelineFixture } from './support/queued';
+import { holdRequests, queuedDelivery, usePipelineFixture } from './support/queued';
 
 /**
  * Not part of the suite (not a `.spec.ts`): the benchmark's Redis-lost phase in small, to
@@ -23,10 +23,7 @@ describe('repro: stall after Redis keys deleted', () => {
       const prefix = testPrefix(`stall${round}`);
       const locationId = await givenLocation(h);
       await givenEndpoint(h, locationId, receiver.url);
-      let held: (() => void)[] = [];
-      let holding = true;
-      receiver.respond = () =>
-        holding ? new Promise((resolve) => held.push(() => resolve({ status: 204 }))) : { status: 204 };
+      const requests = holdRequests(receiver);
       const delivery = queuedDelivery(h, {
         prefix,
         concurrency: 32,
@@ -70,9 +67,7 @@ describe('repro: stall after Redis keys deleted', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       const keys = await dropPrefix(prefix);
-      holding = false;
-      for (const release of held) release();
-      held = [];
+      requests.release();
       const ids = new Set(stored.map((e) => e.id));
       const ticker = setInterval(() => {
         const got = [...ids].filter((id) => receiver.ids().has(id)).length;

@@ -154,9 +154,11 @@ export class DeliveryEngine<J extends ScheduledJob> {
    */
   private async park(job: J, endpointId: string, now: number): Promise<void> {
     let parked: Promise<void> = Promise.resolve();
+    // The waiting line keeps this, not the job (a long line would hold every job's event).
+    const callBackNow = this.scheduler.callBackOf(job);
     const callBack = async (): Promise<boolean> => {
       await parked.catch(() => undefined);
-      return this.scheduler.callBack(job).catch(() => false);
+      return callBackNow().catch(() => false);
     };
     const waitMs = this.slots.park(
       endpointId,

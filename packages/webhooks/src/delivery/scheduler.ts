@@ -53,8 +53,13 @@ export interface DeliveryScheduler<J extends ScheduledJob = ScheduledJob> {
   complete(job: J): Promise<void>;
   /** The attempt could not be completed (the store was unreachable): the scheduler brings the job back by its own means. */
   abandon(job: J, error: unknown): Promise<void>;
-  /** Brings a job delayed as `parked` back now; false when it no longer waits (back already, or gone). */
-  callBack(job: J): Promise<boolean>;
+  /**
+   * How to bring back now a job about to be delayed as `parked`; what it answers resolves
+   * false when the job no longer waits (back already, or gone). It keeps only what calling
+   * back needs, not the job: a process holds one for every job parked by it, and after
+   * Redis lost its data that was 20,000 jobs with their events.
+   */
+  callBackOf(job: J): () => Promise<boolean>;
   /**
    * Work may be due: look now rather than at the next poll. `freed`: a slot of that endpoint
    * freed (a scheduler that claims within each endpoint's room looks again only if it left

@@ -97,6 +97,11 @@ export class LeasePoller implements DeliveryScheduler<PolledJob> {
     );
   }
 
+  /** Reads the due time `delay` gave the job back with, so it keeps the job. */
+  callBackOf(job: PolledJob): () => Promise<boolean> {
+    return () => this.callBack(job);
+  }
+
   async callBack(job: PolledJob): Promise<boolean> {
     if (job.handedBackUntil === null) return false;
     const due = await this.leases.dueNow(job.deliveryId, job.generation, job.handedBackUntil);

@@ -105,14 +105,18 @@ export class BullMqScheduler implements DeliveryScheduler<BullMqJob> {
     job.settle({ ok: false, error });
   }
 
+  /** Calling back needs the parked job's id only. */
+  callBackOf(parked: BullMqJob): () => Promise<boolean> {
+    const { id } = parked;
+    return () => this.callBack(id);
+  }
+
   /** Promotes the parked job to the end of the queue; it may have come back already, or be gone. */
-  callBack(parked: BullMqJob): Promise<boolean> {
-    return new Job<DeliveryJobData>(this.worker, 'deliver', {} as DeliveryJobData, {}, parked.id)
-      .promote()
-      .then(
-        () => true,
-        () => false,
-      );
+  callBack(jobId: string): Promise<boolean> {
+    return new Job<DeliveryJobData>(this.worker, 'deliver', {} as DeliveryJobData, {}, jobId).promote().then(
+      () => true,
+      () => false,
+    );
   }
 
   wake(): void {

@@ -20,6 +20,8 @@ export interface QueuedDeliveryOptions extends DeliveryDeps {
   pollMs?: number;
   /** How long `stop()` waits for attempts in flight. */
   closeTimeoutMs?: number;
+  /** Queued deliveries `requeueLost` checks against Redis per page (1,000 by default). */
+  requeuePageSize?: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export class QueuedDelivery {
       connection: this.producerRedis,
       prefix,
       overdueAfterMs,
+      requeuePageSize: options.requeuePageSize,
     });
     const scheduler = new BullMqScheduler(this.queue, {
       connection: this.workerRedis,

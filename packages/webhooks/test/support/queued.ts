@@ -46,3 +46,17 @@ export function usePipelineFixture(name: string): PipelineFixture {
   });
   return fixture;
 }
+
+/** Holds every request at the receiver (no answer) until `release()`, which answers them 204, as every later one. */
+export function holdRequests(receiver: Receiver): { release(): void } {
+  const held: (() => void)[] = [];
+  let holding = true;
+  receiver.respond = () =>
+    holding ? new Promise((resolve) => held.push(() => resolve({ status: 204 }))) : { status: 204 };
+  return {
+    release() {
+      holding = false;
+      for (const release of held.splice(0)) release();
+    },
+  };
+}
