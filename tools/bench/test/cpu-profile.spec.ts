@@ -44,4 +44,31 @@ describe('summarizeProfile', () => {
     expect(summary.byCategory).toEqual({ pg: 3, '@pis/http': 1 });
     expect(top(summary.byFunction, summary.busyMs, 1)).toEqual([['parse (lib/result.js:10)', 0.75]]);
   });
+
+  it('When a start is given, then the samples before it are left out', () => {
+    // Arrange
+    const profile = {
+      nodes: [
+        {
+          id: 1,
+          callFrame: { functionName: 'wrapSafe', url: 'node:internal/modules/cjs/loader', lineNumber: 0 },
+        },
+        {
+          id: 2,
+          callFrame: { functionName: 'parse', url: 'file:///w/node_modules/pg/lib/result.js', lineNumber: 9 },
+        },
+      ],
+      samples: [1, 1, 2, 2],
+      timeDeltas: [3000, 3000, 1000, 1000],
+    };
+
+    // Act
+    const whole = summarizeProfile(profile);
+    const steady = summarizeProfile(profile, 6.5);
+
+    // Assert
+    expect(whole.byCategory).toEqual({ 'node internals': 6, pg: 2 });
+    expect(steady.byCategory).toEqual({ pg: 2 });
+    expect(steady.busyMs).toBe(2);
+  });
 });
