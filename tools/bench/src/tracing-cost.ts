@@ -31,7 +31,8 @@ import { summarizeProfileDir, top } from './report/cpu-profile';
  *                     before a change, at the same depth: `always_off@apps/api/dist-before/main.js`)
  *   PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS
  *   PIS_TRACE_CPU_PROF=<dir>  runs each API under `node --cpu-prof` (one folder per side) and
- *                     prints where each side's CPU went, by package and by function
+ *                     prints where each side's CPU went during the counted rounds, by package
+ *                     and by function (start-up and warm-up left out)
  */
 const WRITERS = Number(process.env['PIS_TRACE_WRITERS'] ?? 16);
 const SECONDS = Number(process.env['PIS_TRACE_SECONDS'] ?? 5);
@@ -59,6 +60,9 @@ interface Side {
   rounds: Round[];
   latenciesMs: number[];
   profileDir: string | null;
+  /** When the process was started and when its counted rounds began (performance.now()). */
+  startedAt: number;
+  measuredFrom: number;
 }
 
 /** The OTEL_* variables of a side: none for `off`, else an OTLP exporter and the sampler named. */
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
     };
     // Warm-up: the JIT, the pools and the SDK's first export, not counted.
     await Promise.all(sides.map((side) => run(side, Math.min(SECONDS, 3), false)));
+    for (const side of sides) side.measuredFrom = performance.now();
     for (let round = 0; round < ROUNDS; round++) {
       if (TOGETHER) {
         const results = await Promise.all(sides.map((side) => run(side, SECONDS, true)));
@@ -211,7 +216,11 @@ function median(values: number[]): number {
 
 /** Where a side's CPU went: the largest packages and functions, as shares of its busy time. */
 function profileOf(side: Side) {
-  const found = side.profileDir === null ? null : summarizeProfileDir(side.profileDir);
+  // Only the counted rounds: start-up (module loading, schema compilation) and warm-up left out.
+  const found =
+    side.profileDir === null
+      ? null
+      : summarizeProfileDir(side.profileDir, side.measuredFrom - side.startedAt);
   if (found === null) return null;
   const { summary } = found;
   const share = (entries: [string, number][]) =>
@@ -248,6 +257,7 @@ async function startApi(label: string, env: Record<string, string>): Promise<Sid
   const profileDir = PROFILE_DIR === null ? null : join(PROFILE_DIR, label.replace(/[^a-z0-9.#_-]+/gi, '_'));
   const profiling = profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
   const bundle = label.split(' ')[0]!.split('@')[1] ?? 'apps/api/dist/main.js';
+  const startedAt = performance.now();
   const child = spawn(process.execPath, [...profiling, '--max-semi-space-size=4', bundle], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -263,7 +273,16 @@ async function startApi(label: string, env: Record<string, string>): Promise<Sid
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the API (${label}) did not start`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { label, process: child, baseUrl, rounds: [], latenciesMs: [], profileDir };
+  return {
+    label,
+    process: child,
+    baseUrl,
+    rounds: [],
+    latenciesMs: [],
+    profileDir,
+    startedAt,
+    measuredFrom: startedAt,
+  };
 }
 
 async function givenLocationKey(baseUrl: string): Promise<string> {

@@ -184,7 +184,7 @@ describe('tracing with in-process delivery', () => {
     await db?.drop();
   });
 
-  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an unsampled one is carried on unsampled; an export the collector refuses is counted", async () => {
+  it("When a caller's traced request seats a reservation, then the API's relay, attempt and POST join the caller's trace; an unsampled one is carried on unsampled; one with no caller's context starts its own; an export the collector refuses is counted", async () => {
     db = await createTestDatabase({ poolSize: 2 });
     receiver = await Receiver.start();
     otlp = await OtlpReceiver.start();
@@ -242,6 +242,33 @@ describe('tracing with in-process delivery', () => {
       new RegExp(`^00-${quietTrace}-[0-9a-f]{16}-00$`),
     );
     expect(otlp.trace(quietTrace)).toEqual([]);
+
+    // A request with no caller's context starts a trace of its own (the sampler, asked before
+    // the span is built, keeps it): its server span is the root of the trace the POST continues.
+    const before = new Set(receiver.at(location.path));
+    const rootless = await request(api.baseUrl)
+      .post(`${P}/reservations`)
+      .set('Authorization', `Bearer ${location.key}`)
+      .send(reservation({ status: 'seated', tableIds: [location.tables[2]] }))
+      .timeout(10_000);
+    expect(rootless.status).toBe(201);
+    const rootlessPost = await receiver.until(
+      () => receiver.at(location.path).find((r) => !before.has(r) && r.headers['traceparent'] !== undefined),
+      30_000,
+      "the untraced caller's webhook",
+    );
+    const rootTrace = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(
+      String(rootlessPost.headers['traceparent']),
+    )?.[1];
+    expect(rootTrace).toBeDefined();
+    let rootSpans: ReceivedSpan[] = [];
+    await waitUntil("the untraced caller's server span exported", async () => {
+      rootSpans = otlp.trace(rootTrace!);
+      return rootSpans.some((s) => s.kind === SpanKinds.server);
+    });
+    const server = rootSpans.find((s) => s.kind === SpanKinds.server)!;
+    expect(server.name).toBe(`POST ${P}/reservations`);
+    expect(server.parentSpanId).toBeNull();
 
     // A collector that refuses an export: counted in /metrics, and the writes go on.
     const exportErrors = async () => metric(await scrape(api.baseUrl), 'pis_trace_export_errors_total');

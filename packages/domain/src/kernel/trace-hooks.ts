@@ -40,9 +40,10 @@ export interface Tracing {
   ): StartedSpan;
   /**
    * Names the HTTP request being served by its route pattern (its server span's `http.route`),
-   * then runs the rest of the request (`rest`, Express's `next`).
+   * then runs the rest of the request (`rest`, Express's `next`). `request` is the request
+   * being served (Node's `IncomingMessage`), for what the SDK module kept about it.
    */
-  routeMatched(route: string, rest: () => void): void;
+  routeMatched(route: string, rest: () => void, request?: object): void;
 }
 
 /** A span opened without making it active: whoever opened it ends it. */
@@ -102,7 +103,7 @@ export function startTraceSpan(
  * over the rest of the request (`rest`), which the tracing adapter may run in a context of its
  * own; with tracing off, just `rest()`.
  */
-export function traceRouteMatched(route: string, rest: () => void): void {
+export function traceRouteMatched(route: string, rest: () => void, request?: object): void {
   if (installed === null) rest();
-  else installed.routeMatched(route, rest);
+  else installed.routeMatched(route, rest, request);
 }

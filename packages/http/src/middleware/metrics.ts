@@ -25,7 +25,7 @@ export const rememberRoute: RequestHandler = (req, res, next) => {
   if (res.locals[ROUTE] !== undefined) return next();
   const route = `${req.baseUrl}${req.route?.path ?? ''}`;
   res.locals[ROUTE] = route;
-  traceRouteMatched(route, next);
+  traceRouteMatched(route, next, req);
 };
 
 /** Observes every request's duration, method, route pattern (never the raw path) and status. */

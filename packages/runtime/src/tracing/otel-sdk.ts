@@ -6,15 +6,32 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Context,
   type Span,
   type SpanContext,
 } from '@opentelemetry/api';
-import { getRPCMetadata, loggingErrorHandler, RPCType, setGlobalErrorHandler } from '@opentelemetry/core';
+import {
+  getRPCMetadata,
+  loggingErrorHandler,
+  RPCType,
+  setGlobalErrorHandler,
+  unsuppressTracing,
+} from '@opentelemetry/core';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  ParentBasedSampler,
+  RandomIdGenerator,
+  SamplingDecision,
+  TraceIdRatioBasedSampler,
+  type IdGenerator,
+  type Sampler,
+} from '@opentelemetry/sdk-trace';
 import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/domain';
 
 /** Requests that start no trace: health probes and the Prometheus scrape. */
@@ -29,8 +46,14 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export function startOpenTelemetry(defaultServiceName: string, onError: () => void): () => Promise<void> {
   process.env['OTEL_METRICS_EXPORTER'] ??= 'none';
   process.env['OTEL_LOGS_EXPORTER'] ??= 'none';
+  const sampler = samplerFromEnv();
+  const ids = new ChosenTraceIds();
+  /** The span context of each incoming request the sampler dropped (its span never built). */
+  const unsampledRequests = new WeakMap<object, SpanContext>();
   const sdk = new NodeSDK({
     serviceName: process.env['OTEL_SERVICE_NAME'] || defaultServiceName,
+    sampler,
+    idGenerator: ids,
     // No express instrumentation: even told to ignore middleware and router layers it wraps
     // every layer of every request, sampled or not (the largest part of what tracing cost the
     // write path). The route pattern names the server span through `routeMatched` instead.
@@ -38,8 +61,43 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
       new HttpInstrumentation({
         // Outgoing requests outside any trace (none of ours) are not worth a trace of their own.
         requireParentforOutgoingSpans: true,
-        // Probes and scrapes come every few seconds and say nothing about a write.
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!),
+        // Probes and scrapes come every few seconds and say nothing about a write: no trace.
+        //
+        // Every other request asks the sampler first (decision 0233): the instrumentation
+        // computes a server span's attributes and binds the request and response to its
+        // context before its own sampler call, which made most of what tracing cost a request
+        // nobody records. A request the sampler drops is ignored here (no span, no attributes)
+        // and keeps the span context it would have had, unsampled, for `routeMatched` to carry
+        // on (stored with its events, the webhook's `traceparent`). A request it keeps goes on
+        // as before, its root trace id the one the sampler saw, so the SDK's sampler (the same
+        // one) decides the same.
+        ignoreIncomingRequestHook: (request) => {
+          ids.chosen = undefined;
+          if (UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!)) return true;
+          const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+          const parentSpan = trace.getSpanContext(parent);
+          const remote = parentSpan !== undefined && trace.isSpanContextValid(parentSpan);
+          const traceId = remote ? parentSpan.traceId : ids.random.generateTraceId();
+          const { decision } = sampler.shouldSample(
+            parent,
+            traceId,
+            request.method ?? 'GET',
+            SpanKind.SERVER,
+            {},
+            [],
+          );
+          if (decision !== SamplingDecision.NOT_RECORD) {
+            if (!remote) ids.chosen = traceId;
+            return false;
+          }
+          unsampledRequests.set(request, {
+            traceId,
+            spanId: ids.random.generateSpanId(),
+            traceFlags: TraceFlags.NONE,
+            ...(remote && parentSpan.traceState !== undefined ? { traceState: parentSpan.traceState } : {}),
+          });
+          return true;
+        },
       }),
       // The background loops (relay, pollers, BullMQ's blocking reads) query PostgreSQL and Redis
       // all the time outside any request or attempt: those queries start no trace.
@@ -97,8 +155,15 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
     // calls at once instead of building spans nobody records. Its span context stays in the
     // context under a key of ours, so what it stores with its events (`currentContext`) and
     // spans opened under it still carry its trace, unsampled, as before.
-    routeMatched(route, rest) {
+    routeMatched(route, rest, request) {
       const active = context.active();
+      const dropped = request === undefined ? undefined : unsampledRequests.get(request);
+      if (dropped !== undefined) {
+        // Ignored by the http instrumentation (tracing suppressed): its statements and calls
+        // make no spans either way; what it stores and opens carries its unsampled context.
+        context.with(unsuppressTracing(active).setValue(UNSAMPLED_REQUEST, dropped), rest);
+        return;
+      }
       const metadata = getRPCMetadata(active);
       if (metadata?.type === RPCType.HTTP) metadata.route = route;
       const span = trace.getSpan(active);
@@ -110,6 +175,50 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
     installTracing(null);
     await sdk.shutdown();
   };
+}
+
+/**
+ * The sampler `OTEL_TRACES_SAMPLER` (and `OTEL_TRACES_SAMPLER_ARG`) names, as the SDK would
+ * build it (default `parentbased_always_on`); built here so the incoming-request hook can ask it.
+ */
+function samplerFromEnv(): Sampler {
+  const raw = process.env['OTEL_TRACES_SAMPLER_ARG'];
+  const arg = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  const ratio = () => new TraceIdRatioBasedSampler(arg >= 0 && arg <= 1 ? arg : 1);
+  switch ((process.env['OTEL_TRACES_SAMPLER'] ?? '').trim()) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio();
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratio() });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/**
+ * Random ids, except the next trace id once the incoming-request hook has chosen it (the one
+ * it sampled with): the instrumentation starts the request's span right after the hook, in
+ * the same synchronous call.
+ */
+class ChosenTraceIds implements IdGenerator {
+  readonly random = new RandomIdGenerator();
+  chosen: string | undefined;
+
+  generateTraceId(): string {
+    const chosen = this.chosen;
+    this.chosen = undefined;
+    return chosen ?? this.random.generateTraceId();
+  }
+
+  generateSpanId(): string {
+    return this.random.generateSpanId();
+  }
 }
 
 /** Where an unsampled request keeps its span context once its span is out of the context. */

@@ -39,13 +39,19 @@ export function categoryOf(url: string, functionName: string): string {
   return url;
 }
 
-export function summarizeProfile(profile: CpuProfile): ProfileSummary {
+/**
+ * Self time per package and function. `fromMs` leaves out the samples of the profile's first
+ * milliseconds (start-up and warm-up, when only the steady state is wanted).
+ */
+export function summarizeProfile(profile: CpuProfile, fromMs = 0): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const summary: ProfileSummary = { busyMs: 0, idleMs: 0, byCategory: {}, byFunction: {} };
+  let elapsedMs = 0;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    if (!node || ms <= 0) return;
+    elapsedMs += ms;
+    if (!node || ms <= 0 || elapsedMs < fromMs) return;
     const { url, functionName, lineNumber } = node.callFrame;
     const category = categoryOf(url, functionName);
     if (category === 'idle') {
@@ -72,8 +78,11 @@ export function mergeSummaries(summaries: ProfileSummary[]): ProfileSummary {
   return merged;
 }
 
-/** Every profile in `dir` summed up; null when there is none. */
-export function summarizeProfileDir(dir: string): { files: number; summary: ProfileSummary } | null {
+/** Every profile in `dir` summed up (each from `fromMs` on); null when there is none. */
+export function summarizeProfileDir(
+  dir: string,
+  fromMs = 0,
+): { files: number; summary: ProfileSummary } | null {
   let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
@@ -82,7 +91,7 @@ export function summarizeProfileDir(dir: string): { files: number; summary: Prof
   }
   if (files.length === 0) return null;
   const summaries = files.map((f) =>
-    summarizeProfile(JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile),
+    summarizeProfile(JSON.parse(readFileSync(join(dir, f), 'utf8')) as CpuProfile, fromMs),
   );
   return { files: files.length, summary: mergeSummaries(summaries) };
 }
