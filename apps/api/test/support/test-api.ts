@@ -72,10 +72,16 @@ function readReplica(databaseUrl: string): Record<string, string> {
 }
 
 /**
+ * For a test whose premise is an API without Redis: names no Redis, so the run's cluster
+ * (`pnpm test:scaled-out`) is not given either; in any other run it changes nothing.
+ */
+export const WITHOUT_REDIS: Readonly<Record<string, string>> = { REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
+
+/**
  * `REDIS_CLUSTER_NODES` on the Redis Cluster that `pnpm test:scaled-out` started for the run (its
- * seed nodes in `PIS_TEST_REDIS_CLUSTER_NODES`), unless the test names its own Redis: every
- * suite's API then keeps its rate-limit counters and write positions there, and leaves
- * webhook delivery to the queue (see `withQueuedDelivery`).
+ * seed nodes in `PIS_TEST_REDIS_CLUSTER_NODES`), unless the test names its own Redis (or none,
+ * `WITHOUT_REDIS`): every suite's API then keeps its rate-limit counters and write positions
+ * there, and leaves webhook delivery to the queue (see `withQueuedDelivery`).
  */
 function redisCluster(env: Record<string, string>): Record<string, string> {
   const nodes = process.env['PIS_TEST_REDIS_CLUSTER_NODES'];
