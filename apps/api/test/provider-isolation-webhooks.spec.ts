@@ -13,10 +13,7 @@ import { B, P, reservation, type Json } from './support/wire';
  */
 let h: Harness;
 let receiver: Receiver;
-deliveringToReceiver((started, at) => {
-  h = started;
-  receiver = at;
-});
+deliveringToReceiver((file) => ({ h, receiver } = file));
 
 let loc: TestLocation;
 let other: TestProvider;

@@ -14,10 +14,7 @@ import type { Client } from './support/client';
  */
 let h: Harness;
 let receiver: Receiver;
-deliveringToReceiver((started, at) => {
-  h = started;
-  receiver = at;
-});
+deliveringToReceiver((file) => ({ h, receiver } = file));
 
 let provider: TestProvider;
 let wide: Client;

@@ -14,10 +14,7 @@ import { P, reservation, type Json } from './support/wire';
  */
 let h: Harness;
 let receiver: Receiver;
-deliveringToReceiver((started, at) => {
-  h = started;
-  receiver = at;
-});
+deliveringToReceiver((file) => ({ h, receiver } = file));
 
 let loc: TestLocation;
 let other: TestProvider;

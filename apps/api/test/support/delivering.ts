@@ -6,14 +6,14 @@ import { Receiver } from './receiver';
  * a harness whose delivery runs (two retries 30 ms apart, a 2-second timeout), given to
  * `started`; after them, both are stopped.
  */
-export function deliveringToReceiver(started: (h: Harness, receiver: Receiver) => void): void {
+export function deliveringToReceiver(started: (file: { h: Harness; receiver: Receiver }) => void): void {
   let h: Harness | undefined;
   let receiver: Receiver | undefined;
   beforeAll(async () => {
     receiver = await Receiver.start();
     h = await Harness.start({ WEBHOOK_RETRY_DELAYS_MS: '30,30', WEBHOOK_TIMEOUT_MS: '2000' });
     await h.runtime.start();
-    started(h, receiver);
+    started({ h, receiver });
   });
   afterAll(async () => {
     await h?.stop();

@@ -110,7 +110,10 @@ async function withQueuedDelivery(
     databaseUrl: config.databaseUrl!,
     redis: config.redis!,
     queuePrefix: `t.${database}`.slice(0, 64),
-    concurrency: 64,
+    // 16 slots (a pool of 10 connections, the worker's least) are plenty for a suite's few
+    // deliveries; at the default 64 every file's worker held up to 32 connections, and two
+    // files at once beside other work on one server ran out of them (too many clients).
+    concurrency: 16,
     metricsPort: 0,
   };
   let worker: Awaited<ReturnType<typeof createWorkerRuntime>> | null = null;
