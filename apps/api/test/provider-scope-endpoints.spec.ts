@@ -1,7 +1,8 @@
 import { expectEnvelope } from './support/envelope';
-import { Harness, type TestLocation } from './support/harness';
+import { deliveringToReceiver } from './support/delivering';
+import type { Harness, TestLocation } from './support/harness';
 import { createProvider, grant, revoke, type TestProvider } from './support/providers';
-import { Receiver, verified } from './support/receiver';
+import { verified, type Receiver } from './support/receiver';
 import { P, reservation, type Json } from './support/wire';
 import type { Client } from './support/client';
 
@@ -13,15 +14,7 @@ import type { Client } from './support/client';
  */
 let h: Harness;
 let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await Receiver.start();
-  h = await Harness.start({ WEBHOOK_RETRY_DELAYS_MS: '30,30', WEBHOOK_TIMEOUT_MS: '2000' });
-  await h.runtime.start();
-});
-afterAll(async () => {
-  await h?.stop();
-  await receiver?.close();
-});
+deliveringToReceiver((file) => ({ h, receiver } = file));
 
 let provider: TestProvider;
 let wide: Client;

@@ -126,26 +126,34 @@ describe('429 rate_limited', () => {
 });
 
 describe('500 and 503 internal_error', () => {
-  it('When the API has lost its database, then 503 internal_error with Retry-After and no internals', async () => {
+  it('When the API has lost its database, then 503 internal_error with Retry-After and no internals: writes and /readyz once the primary is gone, reads too once a read replica (when it has one) is gone as well', async () => {
     const loc = await h.location();
     const { logger, lines } = memoryLogger();
     const broken = await Harness.beside(h, {}, logger);
+    const expect503 = (res: Response) => {
+      expectEnvelope(res, 503, 'internal_error');
+      expect(res.headers['retry-after']).toBe('1');
+      expect(lines.some((l) => l['requestId'] === res.headers['x-request-id'])).toBe(true);
+    };
     try {
       const api = broken.client(loc.key);
       await api.get(`${P}/floorplan`).expect(200);
 
+      // The primary: every write, and readiness, depend on it whether or not reads have a replica.
       await broken.runtime.db.dataSource.destroy();
 
-      for (const res of [
-        await api.post(`${P}/reservations`).send(reservation()),
-        await api.get(`${P}/floorplan`),
+      expect503(await api.post(`${P}/reservations`).send(reservation()));
+      expect503(
         await broken.operator.post(loc.ops('/orders')).send({ tableIds: [loc.tables[0]], covers: 2 }),
-      ]) {
-        expectEnvelope(res, 503, 'internal_error');
-        expect(res.headers['retry-after']).toBe('1');
-        expect(lines.some((l) => l['requestId'] === res.headers['x-request-id'])).toBe(true);
-      }
+      );
       expectEnvelope(await broken.anonymous.get('/readyz'), 503, 'internal_error');
+
+      // The rest of it: a read replica's pool (DATABASE_READ_URL, as `pnpm test:replica` and
+      // `pnpm test:scaled-out` give every API) could still answer reads, which is what it is
+      // for; without one only the listening connection is left. Then no read is answered either.
+      await broken.runtime.db.close();
+
+      expect503(await api.get(`${P}/floorplan`));
     } finally {
       await broken.stop();
     }

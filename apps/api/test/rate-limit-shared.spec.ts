@@ -5,6 +5,7 @@ import { dropPrefix, REDIS_URL, testPrefix } from '@pis/testing/webhooks';
 import { OwnRedis } from '@pis/testing/webhooks';
 import { expectEnvelope } from './support/envelope';
 import { Harness } from './support/harness';
+import { WITHOUT_REDIS } from './support/test-api';
 import { P } from './support/wire';
 
 /**
@@ -102,7 +103,8 @@ it('When two API instances share REDIS_URL, then one key gets one limit across b
 });
 
 it('When two API instances have no Redis, then each counts a key alone', async () => {
-  const apis = await twoApis({ RATE_LIMIT_RPS: String(RPS) });
+  // No Redis, also in a run that gives every API a Redis Cluster (`pnpm test:scaled-out`).
+  const apis = await twoApis({ ...WITHOUT_REDIS, RATE_LIMIT_RPS: String(RPS) });
   try {
     const loc = await h.location({ plan: 'none' });
 

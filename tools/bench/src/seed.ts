@@ -1,4 +1,5 @@
 import { BACKOFFICE, BACKOFFICE_TOKEN, call, PROVIDER } from './api-client';
+import type { Client } from 'pg';
 import { withClient } from './database';
 import { floorPlanImport, GUEST, PREPAYMENT } from './fixtures';
 
@@ -77,4 +78,34 @@ export async function seedReservations(databaseUrl: string, seed: ReservationSee
     );
     await client.query('VACUUM ANALYZE reservations');
   });
+}
+
+/**
+ * `count` locations straight in SQL (for speed), named `${name} 1` to `${name} <count>` with
+ * brand `brand`, each with its floor plan, its own provider and that provider's connection, as
+ * the API stores them. `rest` follows those in the same statement: more common table
+ * expressions (each after a comma) and the final statement, which may read `made` (the new
+ * locations' id, name, brand and created_at); its parameters start at $4 (`values`).
+ */
+export async function seedLocations(
+  client: Client,
+  locations: { count: number; name: string; brand: string },
+  rest: string,
+  values: unknown[] = [],
+): Promise<void> {
+  await client.query(
+    `WITH made AS (
+       INSERT INTO locations (id, name, brand, currency, created_at, sandbox)
+       SELECT gen_random_uuid(), $2::text || ' ' || n, $3::text, 'EUR', now(), false
+         FROM generate_series(1, $1::int) n
+       RETURNING id, name, brand, created_at),
+     plans AS (INSERT INTO floor_plans (location_id) SELECT id FROM made),
+     own AS (INSERT INTO providers (id, name, brand, own_location_id, created_at)
+             SELECT id, name, brand, id, created_at FROM made),
+     own_connections AS (
+       INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
+       SELECT id, id, 'active', created_at, '{[1,)}' FROM made)
+     ${rest}`,
+    [locations.count, locations.name, locations.brand, ...values],
+  );
 }

@@ -72,10 +72,16 @@ function readReplica(databaseUrl: string): Record<string, string> {
 }
 
 /**
+ * For a test whose premise is an API without Redis: names no Redis, so the run's cluster
+ * (`pnpm test:scaled-out`) is not given either; in any other run it changes nothing.
+ */
+export const WITHOUT_REDIS: Readonly<Record<string, string>> = { REDIS_URL: '', REDIS_CLUSTER_NODES: '' };
+
+/**
  * `REDIS_CLUSTER_NODES` on the Redis Cluster that `pnpm test:scaled-out` started for the run (its
- * seed nodes in `PIS_TEST_REDIS_CLUSTER_NODES`), unless the test names its own Redis: every
- * suite's API then keeps its rate-limit counters and write positions there, and leaves
- * webhook delivery to the queue (see `withQueuedDelivery`).
+ * seed nodes in `PIS_TEST_REDIS_CLUSTER_NODES`), unless the test names its own Redis (or none,
+ * `WITHOUT_REDIS`): every suite's API then keeps its rate-limit counters and write positions
+ * there, and leaves webhook delivery to the queue (see `withQueuedDelivery`).
  */
 function redisCluster(env: Record<string, string>): Record<string, string> {
   const nodes = process.env['PIS_TEST_REDIS_CLUSTER_NODES'];
@@ -104,7 +110,10 @@ async function withQueuedDelivery(
     databaseUrl: config.databaseUrl!,
     redis: config.redis!,
     queuePrefix: `t.${database}`.slice(0, 64),
-    concurrency: 64,
+    // 16 slots (a pool of 10 connections, the worker's least) are plenty for a suite's few
+    // deliveries; at the default 64 every file's worker held up to 32 connections, and two
+    // files at once beside other work on one server ran out of them (too many clients).
+    concurrency: 16,
     metricsPort: 0,
   };
   let worker: Awaited<ReturnType<typeof createWorkerRuntime>> | null = null;

@@ -243,7 +243,7 @@ export class Database {
     for (const handler of this.local.get(channel) ?? []) handler(payload);
   }
 
-  /** Closes the listening connection and the pools. */
+  /** Closes the listening connection and the pools; closing again (or after the DataSource was destroyed) is harmless. */
   async close(): Promise<void> {
     await this.replica?.stop();
     await this.listener?.stop();

@@ -67,6 +67,7 @@ export class ReplicaReads {
   /** The primary's position, to be asked for once the writes that committed this turn have joined. */
   private asking: Promise<number> | null = null;
   private stopped = false;
+  private stopping: Promise<void> | null = null;
   /** How often the primary's and the replica's positions are read: a quarter of the lag allowed, 10-250 ms. */
   readonly pollMs: number;
 
@@ -175,12 +176,16 @@ export class ReplicaReads {
     return { total: totalCount, idle: idleCount, waiting: waitingCount, max: options.max ?? 10 };
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
-    await this.polling;
-    await this.pool.end();
-    await this.settings.positions.close?.();
+  /** Stops polling and closes the pool and the positions; stopping again waits for the first stop. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.stopped = true;
+      if (this.timer !== null) clearTimeout(this.timer);
+      await this.polling;
+      await this.pool.end();
+      await this.settings.positions.close?.();
+    })();
+    return this.stopping;
   }
 
   private async routed<T>(

@@ -8,7 +8,6 @@ import {
   givenEndpoint,
   givenLocation,
   givenProviderEndpoint,
-  givenProviderScopeEndpoint,
   occupiedEvents,
   oneEventOfEveryType,
   openHarness,
@@ -112,7 +111,7 @@ export function describeDeliveryBehaviour(
       const { locationId, endpoint } = await givenSubscribedLocation(['table.occupied']);
       const wideReceiver = await Receiver.start();
       try {
-        const wide = await givenProviderScopeEndpoint(h, locationId, wideReceiver.url);
+        const wide = await givenProviderEndpoint(h, locationId, wideReceiver.url, 'provider');
         const [event] = await appendEvents(h, locationId, occupiedEvents(1));
         running.wake();
 

@@ -104,26 +104,30 @@ export async function deleteEndpoint(h: Harness, locationId: string): Promise<vo
 }
 
 /**
- * Another provider connected to the location now, with an endpoint of its own there
- * (`POST /webhook-endpoints`).
+ * Another provider (not the location's own) granted the location, with an endpoint of its own:
+ * of the location (`scope: 'location'`, `POST /webhook-endpoints`), granted first; or of the
+ * provider (`scope: 'provider'`, no location), made before the grant, whose
+ * `connection.granted` is written with it, as the grant use case does.
  */
 export async function givenProviderEndpoint(
   h: Harness,
   locationId: string,
   url: string,
+  scope: 'location' | 'provider' = 'location',
 ): Promise<WebhookEndpoint> {
   const providerId = randomUUID();
+  const wide = scope === 'provider';
   return commit(h.persistence.uow, async (tx) => {
     await tx.providers.insert({
       id: providerId,
-      name: 'Another provider',
-      brand: 'another',
+      name: wide ? 'A provider of many venues' : 'Another provider',
+      brand: wide ? 'many' : 'another',
       createdAt: now(),
     });
-    await tx.connections.grant(locationId, providerId, now());
+    if (!wide) await tx.connections.grant(locationId, providerId, now());
     const endpoint = createEndpoint({
       id: randomUUID(),
-      locationId,
+      locationId: wide ? null : locationId,
       providerId,
       url,
       events: null,
@@ -132,45 +136,14 @@ export async function givenProviderEndpoint(
       now: now(),
     });
     await tx.webhookEndpoints.save(endpoint);
-    return endpoint;
-  });
-}
-
-/**
- * A provider (not the location's own) granted the location, with a provider-scope endpoint
- * (no location) made before the grant: the grant's `connection.granted` is written with it, as
- * the grant use case does.
- */
-export async function givenProviderScopeEndpoint(
-  h: Harness,
-  locationId: string,
-  url: string,
-): Promise<WebhookEndpoint> {
-  const providerId = randomUUID();
-  return commit(h.persistence.uow, async (tx) => {
-    await tx.providers.insert({
-      id: providerId,
-      name: 'A provider of many venues',
-      brand: 'many',
-      createdAt: now(),
-    });
-    const endpoint = createEndpoint({
-      id: randomUUID(),
-      locationId: null,
-      providerId,
-      url,
-      events: null,
-      description: null,
-      newSecret: secrets.webhookSecret(),
-      now: now(),
-    });
-    await tx.webhookEndpoints.save(endpoint);
-    await tx.connections.grant(locationId, providerId, now());
-    await tx.outbox.appendConnectionEvent(providerId, locationId, {
-      type: 'connection.granted',
-      occurredAt: now(),
-      data: { locationName: 'The venue', occurredAt: now().toIso() },
-    });
+    if (wide) {
+      await tx.connections.grant(locationId, providerId, now());
+      await tx.outbox.appendConnectionEvent(providerId, locationId, {
+        type: 'connection.granted',
+        occurredAt: now(),
+        data: { locationName: 'The venue', occurredAt: now().toIso() },
+      });
+    }
     return endpoint;
   });
 }

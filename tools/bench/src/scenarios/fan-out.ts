@@ -5,7 +5,7 @@ import { BACKOFFICE, BACKOFFICE_TOKEN, call, PROVIDER } from '../api-client';
 import { withClient } from '../database';
 import { round } from '../report/stats';
 import { measure, type ScenarioContext, type ScenarioResult } from '../scenario';
-import { provisionLocation, type BenchLocation } from '../seed';
+import { provisionLocation, seedLocations, type BenchLocation } from '../seed';
 import { createBenchProvider } from './providers';
 import { BURST_SQL, cpuPerDelivery } from './webhook-pipeline';
 
@@ -149,25 +149,16 @@ async function crowd(ctx: ScenarioContext, template: BenchLocation, measured: Be
         ORDER BY ordinal_position`,
     );
     const copied = rows.map((r) => r.column_name);
-    await client.query(
-      `WITH made AS (
-         INSERT INTO locations (id, name, brand, currency, created_at, sandbox)
-         SELECT gen_random_uuid(), 'Crowd ' || n, 'crowd', 'EUR', now(), false
-           FROM generate_series(1, $1::int) n
-         RETURNING id, name, brand, created_at),
-       plans AS (INSERT INTO floor_plans (location_id) SELECT id FROM made),
-       own AS (INSERT INTO providers (id, name, brand, own_location_id, created_at)
-               SELECT id, name, brand, id, created_at FROM made),
-       own_connections AS (
+    await seedLocations(
+      client,
+      { count: CROWD_LOCATIONS, name: 'Crowd', brand: 'crowd' },
+      `, others AS (
          INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
-         SELECT id, id, 'active', created_at, '{[1,)}' FROM made),
-       others AS (
-         INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
-         SELECT made.id, p, 'active', now(), '{[1,)}' FROM made, unnest($3::uuid[]) p)
+         SELECT made.id, p, 'active', now(), '{[1,)}' FROM made, unnest($5::uuid[]) p)
        INSERT INTO webhook_endpoints (id, location_id, provider_id, url, singleton, ${copied.join(', ')})
        SELECT gen_random_uuid(), made.id, made.id, 'http://127.0.0.1:9/crowd', false, ${copied.map((c) => `t.${c}`).join(', ')}
-         FROM made, (SELECT * FROM webhook_endpoints WHERE location_id = $2 LIMIT 1) t`,
-      [CROWD_LOCATIONS, template.locationId, providers],
+         FROM made, (SELECT * FROM webhook_endpoints WHERE location_id = $4 LIMIT 1) t`,
+      [template.locationId, providers],
     );
     await client.query(
       `INSERT INTO connections (location_id, provider_id, status, granted_at, covered)

@@ -6,7 +6,7 @@ import { runClosedLoop } from '../load/closed-loop';
 import type { LoadResult } from '../load/outcomes';
 import { summarize, type LatencySummary } from '../report/stats';
 import { measure, type Measured, type ScenarioContext, type ScenarioResult } from '../scenario';
-import { seedReservations, type BenchLocation } from '../seed';
+import { seedLocations, seedReservations, type BenchLocation } from '../seed';
 
 /** Reservations each credential writes to in provider-auth. */
 export const AUTH_RESERVATIONS = 20_000;
@@ -221,22 +221,13 @@ export class ConnectionsPage {
     // Locations, each with its own provider and connection (as the API stores them), and the
     // provider's grant at each, granted a millisecond apart; straight in SQL for speed.
     await withClient(ctx.databaseUrl, async (client) => {
-      await client.query(
-        `WITH made AS (
-           INSERT INTO locations (id, name, brand, currency, created_at, sandbox)
-           SELECT gen_random_uuid(), 'Venue ' || n, 'venue', 'EUR', now(), false
-             FROM generate_series(1, $1::int) n
-           RETURNING id, name, brand, created_at),
-         plans AS (INSERT INTO floor_plans (location_id) SELECT id FROM made),
-         own AS (INSERT INTO providers (id, name, brand, own_location_id, created_at)
-                 SELECT id, name, brand, id, created_at FROM made),
-         own_connections AS (
-           INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
-           SELECT id, id, 'active', created_at, '{[1,)}' FROM made)
-         INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
-         SELECT id, $2, 'active', now() + row_number() OVER (ORDER BY id) * interval '1 millisecond', '{[1,)}'
+      await seedLocations(
+        client,
+        { count: CONNECTED_LOCATIONS, name: 'Venue', brand: 'venue' },
+        `INSERT INTO connections (location_id, provider_id, status, granted_at, covered)
+         SELECT id, $4, 'active', now() + row_number() OVER (ORDER BY id) * interval '1 millisecond', '{[1,)}'
            FROM made`,
-        [CONNECTED_LOCATIONS, provider.id],
+        [provider.id],
       );
       await client.query('VACUUM ANALYZE connections');
       await client.query('VACUUM ANALYZE locations');
