@@ -58,26 +58,18 @@ it('When two API instances share a Redis Cluster, then each key gets one limit a
     await bursts(await locationKeys());
     // A key's window opens at its first request and lasts two seconds: bursts that a busy
     // machine could not answer within it fall partly into the next window and mean nothing, so
-    // they are sent again with fresh keys (the premise failed, not the limit). Likewise a burst
-    // during which a client rebuilt its connections to the nodes (a busy machine can make the
-    // cluster client refresh them) may have been redirected while it did: a client that sends
-    // commands to the wrong master is redirected in every burst, so one burst without is asked.
+    // they are sent again with fresh keys (the premise failed, not the limit).
     let answers: Response[][] = [];
     let counting = 0;
-    let crossSlot = 0;
-    const moved: number[] = [];
+    let before: Record<string, number> = {};
     for (let attempt = 1; attempt <= 5; attempt++) {
       const keys = await locationKeys();
-      const before = await cluster.errorReplies();
+      before = await cluster.errorReplies();
       const started = Date.now();
       answers = await bursts(keys);
       // Counted at once: a counter lives as long as its two-second window.
       counting = await cluster.mastersWithKeys(`${env.RATE_LIMIT_PREFIX}:*`);
-      const inWindow = Date.now() - started < WINDOW_MS - 200;
-      const after = await cluster.errorReplies();
-      crossSlot = after['CROSSSLOT'] ?? 0;
-      moved.push((after['MOVED'] ?? 0) - (before['MOVED'] ?? 0));
-      if (inWindow && moved.at(-1) === 0) break;
+      if (Date.now() - started < WINDOW_MS - 200) break;
     }
 
     for (const perKey of answers) {
@@ -85,9 +77,14 @@ it('When two API instances share a Redis Cluster, then each key gets one limit a
       for (const refused of perKey.filter((r) => r.status === 429))
         expectEnvelope(refused, 429, 'rate_limited');
     }
-    expect(crossSlot).toBe(0);
-    // Redirections per burst: the last one had none.
-    expect(moved.at(-1)).toBe(0);
+    const after = await cluster.errorReplies();
+    expect(after['CROSSSLOT'] ?? 0).toBe(0);
+    // One counting command per request. A client that routed by the wrong slot map would be
+    // redirected for most of them (two masters in three do not hold a given slot); a command
+    // retried after a connection hiccup (which a busy machine causes) goes to a random node
+    // first and may be redirected once: a few, not a stream.
+    const requests = answers.flat().length;
+    expect((after['MOVED'] ?? 0) - (before['MOVED'] ?? 0)).toBeLessThanOrEqual(requests / 20);
     // Each counter is its own key in its own slot: the masters share the counting.
     expect(counting).toBeGreaterThan(1);
   } finally {
