@@ -34,12 +34,18 @@ describeDeliveryBehaviour('BullMQ worker on a Redis Cluster', async (h, settings
 });
 
 describe('BullMQ worker on a Redis Cluster: one slot per queue', () => {
-  it('When the whole delivery behaviour has run on the cluster, then no node answered a command with CROSSSLOT or MOVED', async () => {
+  it('When the whole delivery behaviour has run on the cluster, then no node answered a command with CROSSSLOT, and MOVED at most by the odd retry', async () => {
     const errors = await cluster.errorReplies();
+    const commands = await cluster.commandsProcessed();
 
-    // CROSSSLOT: a script over keys of two slots; MOVED: a command sent to a node that does not hold its slot.
+    // CROSSSLOT: a script over keys of two slots (the queue's keys not sharing one).
     expect(errors['CROSSSLOT'] ?? 0).toBe(0);
-    expect(errors['MOVED'] ?? 0).toBe(0);
+    // MOVED: a command sent to a node that does not hold its slot. Routing by a wrong slot map
+    // would be redirected for most commands (two masters in three do not hold a given slot);
+    // a command retried after a connection hiccup goes to a random node first and is
+    // redirected once, which a busy machine causes now and then (the client follows it).
+    expect(commands).toBeGreaterThan(1_000);
+    expect(errors['MOVED'] ?? 0).toBeLessThanOrEqual(commands / 1_000);
   });
 
   it('When a Redis user asks for auto-pipelining, then on a cluster it is off (commands in flight at a failover could wait forever) and on a single Redis on', () => {

@@ -161,6 +161,20 @@ export class RedisTestCluster {
     return counts;
   }
 
+  /** Commands the live nodes have processed since they started (`INFO stats`). */
+  async commandsProcessed(): Promise<number> {
+    let total = 0;
+    for (const member of this.members.filter((m) => !m.killed)) {
+      const redis = await connect(member.port);
+      try {
+        total += Number(/^total_commands_processed:(\d+)/m.exec(await redis.info('stats'))?.[1] ?? 0);
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return total;
+  }
+
   /** Deletes every key matching `pattern` from every master (what a master restarted empty leaves); answers how many. */
   async deleteKeys(pattern: string): Promise<number> {
     let deleted = 0;
