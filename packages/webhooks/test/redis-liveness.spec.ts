@@ -107,6 +107,34 @@ describe('A Redis connection that stops answering', () => {
     expect(liveness.resetCount).toBe(0);
   });
 
+  it('When the process itself was held up past the timeout while the answer came in, then the probe does not call the connection stuck', async () => {
+    // Straight to Redis: the proxy lives in this process, and its relaying would take turns of
+    // the blocked loop too.
+    const direct = createRedis({ url: REDIS_URL }, { maxRetriesPerRequest: null });
+    const key = `${testPrefix('liveness')}:k`;
+    const liveness = new RedisLiveness(direct, {
+      key,
+      intervalMs: 50,
+      timeoutMs: 200,
+      logger: testLogger,
+      client: 'test',
+    });
+    await direct.ping();
+    liveness.start();
+    try {
+      const probing = liveness.probe();
+      // The event loop blocked for twice the timeout: its timer is due before the socket is read.
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+
+      expect(await probing).toBe(false);
+      expect(liveness.resetCount).toBe(0);
+    } finally {
+      liveness.stop();
+      direct.disconnect();
+    }
+  });
+
   it('When the probe has been stopped (the client is closing), then an unanswered probe does not reconnect it', async () => {
     const key = `${testPrefix('liveness')}:k`;
     const liveness = new RedisLiveness(redis, {

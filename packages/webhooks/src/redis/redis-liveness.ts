@@ -65,7 +65,13 @@ export class RedisLiveness {
     if (this.probing || this.redis.status !== 'ready') return false;
     this.probing = true;
     try {
-      const answered = await settlesWithin(this.redis.exists(this.options.key), this.timeoutMs);
+      let answered = false;
+      const probe = this.redis.exists(this.options.key).finally(() => (answered = true));
+      await settlesWithin(probe, this.timeoutMs);
+      // Timers run before the event loop reads its sockets: after the process was held up for
+      // longer than the timeout (a busy machine), the answer may be there, unread. One turn of
+      // the loop for I/O before calling the connection stuck.
+      if (!answered) await new Promise((resolve) => setImmediate(resolve));
       if (answered || this.stopped || this.redis.status !== 'ready') return false;
       this.resets++;
       this.options.logger.warn(
