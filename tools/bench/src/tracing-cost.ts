@@ -32,7 +32,8 @@ import { summarizeProfileDir, top } from './report/cpu-profile';
  *   PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS
  *   PIS_TRACE_CPU_PROF=<dir>  runs each API under `node --cpu-prof` (one folder per side) and
  *                     prints where each side's CPU went during the counted rounds, by package
- *                     and by function (start-up and warm-up left out)
+ *                     and by function (start-up and warm-up left out), and per counted write
+ *                     the self time each side spent beyond the first side
  */
 const WRITERS = Number(process.env['PIS_TRACE_WRITERS'] ?? 16);
 const SECONDS = Number(process.env['PIS_TRACE_SECONDS'] ?? 5);
@@ -179,8 +180,7 @@ async function main(): Promise<void> {
     );
     // Stopped gracefully, so that `--cpu-prof` writes its profiles.
     await Promise.all(sides.map((s) => stopApi(s)));
-    const profiles =
-      PROFILE_DIR === null ? undefined : Object.fromEntries(sides.map((s) => [s.label, profileOf(s)]));
+    const profiles = PROFILE_DIR === null ? undefined : profilesOf(sides);
     console.log(
       JSON.stringify(
         {
@@ -214,22 +214,57 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Where a side's CPU went: the largest packages and functions, as shares of its busy time. */
-function profileOf(side: Side) {
+/**
+ * Where each side's CPU went: the largest packages and functions, as shares of its busy time;
+ * and, for every side after the first, what it spent per write beyond the first side, in µs
+ * (self time per counted write, by package and by function: the differences that add up to
+ * the overhead).
+ */
+function profilesOf(sides: Side[]) {
   // Only the counted rounds: start-up (module loading, schema compilation) and warm-up left out.
-  const found =
+  const found = sides.map((side) =>
     side.profileDir === null
       ? null
-      : summarizeProfileDir(side.profileDir, side.measuredFrom - side.startedAt);
-  if (found === null) return null;
-  const { summary } = found;
+      : summarizeProfileDir(side.profileDir, side.measuredFrom - side.startedAt),
+  );
+  const writes = sides.map((side) => side.rounds.reduce((sum, r) => sum + r.writes, 0));
   const share = (entries: [string, number][]) =>
     Object.fromEntries(entries.map(([k, v]) => [k, `${(v * 100).toFixed(1)}%`]));
-  return {
-    busyMs: Math.round(summary.busyMs),
-    byPackage: share(top(summary.byCategory, summary.busyMs, 15)),
-    byFunction: share(top(summary.byFunction, summary.busyMs, 25)),
+  const base = found[0]?.summary;
+  const added = (entries: Record<string, number>, baseEntries: Record<string, number>, i: number) => {
+    const perWrite = (ms: number, n: number) => (n > 0 ? (ms * 1000) / n : 0);
+    const keys = new Set([...Object.keys(entries), ...Object.keys(baseEntries)]);
+    const diffs = [...keys].map(
+      (k) => [k, perWrite(entries[k] ?? 0, writes[i]!) - perWrite(baseEntries[k] ?? 0, writes[0]!)] as const,
+    );
+    return Object.fromEntries(
+      diffs
+        .sort(([, a], [, b]) => Math.abs(b) - Math.abs(a))
+        .slice(0, 20)
+        .map(([k, us]) => [k, Number(us.toFixed(1))]),
+    );
   };
+  return Object.fromEntries(
+    sides.map((side, i) => {
+      const summary = found[i]?.summary;
+      if (summary === undefined) return [side.label, null];
+      return [
+        side.label,
+        {
+          busyMs: Math.round(summary.busyMs),
+          busyUsPerWrite: writes[i]! > 0 ? Math.round((summary.busyMs * 1000) / writes[i]!) : null,
+          byPackage: share(top(summary.byCategory, summary.busyMs, 15)),
+          byFunction: share(top(summary.byFunction, summary.busyMs, 25)),
+          ...(i === 0 || base === undefined
+            ? {}
+            : {
+                addedUsPerWriteByPackage: added(summary.byCategory, base.byCategory, i),
+                addedUsPerWriteByFunction: added(summary.byFunction, base.byFunction, i),
+              }),
+        },
+      ];
+    }),
+  );
 }
 
 async function stopApi(side: Side): Promise<void> {

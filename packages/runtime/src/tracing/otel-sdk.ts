@@ -11,8 +11,10 @@ import {
   type Span,
   type SpanContext,
 } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   getRPCMetadata,
+  isTracingSuppressed,
   loggingErrorHandler,
   RPCType,
   setGlobalErrorHandler,
@@ -33,6 +35,7 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace';
 import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/domain';
+import { EventEmitter } from 'node:events';
 
 /** Requests that start no trace: health probes and the Prometheus scrape. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -54,6 +57,7 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
     serviceName: process.env['OTEL_SERVICE_NAME'] || defaultServiceName,
     sampler,
     idGenerator: ids,
+    contextManager: new UnboundWhenSuppressed(),
     // No express instrumentation: even told to ignore middleware and router layers it wraps
     // every layer of every request, sampled or not (the largest part of what tracing cost the
     // write path). The route pattern names the server span through `routeMatched` instead.
@@ -218,6 +222,24 @@ class ChosenTraceIds implements IdGenerator {
 
   generateSpanId(): string {
     return this.random.generateSpanId();
+  }
+}
+
+/**
+ * The SDK's own context manager (`AsyncLocalStorage`), except that it binds no event emitter
+ * to a context in which tracing is suppressed: nothing run there is traced, so the binding
+ * (each listener of the emitter wrapped and run inside the context) would change nothing but
+ * the cost. The http instrumentation binds an ignored request and its response that way: a
+ * probe, a scrape, and every request the sampler dropped (decision 0233), whose listeners
+ * (body parsing, the response's `finish`) then run as they would with tracing off, until the
+ * route's hand-over puts the request's unsampled context in place (`routeMatched`). An
+ * exporter's own requests, also run suppressed, are not bound either, and trace nothing
+ * either way.
+ */
+export class UnboundWhenSuppressed extends AsyncLocalStorageContextManager {
+  override bind<T>(context: Context, target: T): T {
+    if (target instanceof EventEmitter && isTracingSuppressed(context)) return target;
+    return super.bind(context, target);
   }
 }
 
