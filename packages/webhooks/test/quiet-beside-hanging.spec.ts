@@ -4,7 +4,7 @@ import { describeQuietBesideHanging } from './support/quiet-beside-hanging';
 import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { testLogger } from './support/test-logger';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 // The API's deployment without Redis: in-process delivery on PostgreSQL, at the API's defaults.
 describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settings) => {

@@ -29,6 +29,8 @@ import { summarizeProfileDir, top } from './report/cpu-profile';
  *                     `off,off` shows what the machine's noise alone makes of two equal sides;
  *                     `<side>@<bundle>` runs another build (e.g. a copy of apps/api/dist made
  *                     before a change, at the same depth: `always_off@apps/api/dist-before/main.js`)
+ *                     and `<side>+VAR=value` sets a variable of that side's API (e.g.
+ *                     `parentbased_traceidratio:0.1+OTEL_BSP_SCHEDULE_DELAY=500`)
  *   PIS_TRACE_WRITERS, PIS_TRACE_SECONDS, PIS_TRACE_ROUNDS
  *   PIS_TRACE_CPU_PROF=<dir>  runs each API under `node --cpu-prof` (one folder per side) and
  *                     prints where each side's CPU went during the counted rounds, by package
@@ -68,8 +70,14 @@ interface Side {
 
 /** The OTEL_* variables of a side: none for `off`, else an OTLP exporter and the sampler named. */
 function tracingEnv(side: string, sinkUrl: string): Record<string, string> {
-  const [tracing = ''] = side.split('@');
-  if (tracing === 'off') return {};
+  const [tracing = '', ...settings] = side.split('@')[0]!.split('+');
+  const extra = Object.fromEntries(
+    settings.map((setting) => [
+      setting.slice(0, setting.indexOf('=')),
+      setting.slice(setting.indexOf('=') + 1),
+    ]),
+  );
+  if (tracing === 'off') return extra;
   const [sampler = '', arg] = tracing.split(':');
   return {
     OTEL_TRACES_EXPORTER: 'otlp',
@@ -77,6 +85,7 @@ function tracingEnv(side: string, sinkUrl: string): Record<string, string> {
     OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
     OTEL_TRACES_SAMPLER: sampler,
     ...(arg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: arg }),
+    ...extra,
   };
 }
 
