@@ -541,7 +541,8 @@ export class PgAttemptLog implements AttemptLog {
    * endpoint reached, a run of failures starts at the earliest of them unless one runs, and
    * the endpoint is disabled when a receiver answered 410 or when one of the failures comes as
    * long after the run's start as the policy allows (that failure, the 410 first, answers that
-   * it disabled it; the others, that they did not). Rows are locked as the successes lock
+   * it disabled it; the others, that they did not). A failure attempted before the endpoint's
+   * last change (a PUT that enabled it again, to the millisecond) does not judge it. Rows are locked as the successes lock
    * them, deliveries then endpoints, each in the order of its id.
    */
   private recordFailures(): void {
@@ -570,16 +571,26 @@ export class PgAttemptLog implements AttemptLog {
              FROM settled s WHERE d.id = s.id
            RETURNING d.id
          ), reached AS (
-           SELECT endpoint_id, min(attempted_at) AS first_at, bool_or(gone) AS gone, max(failing_reason) AS reason
+           SELECT endpoint_id, max(failing_reason) AS reason
              FROM failure WHERE gone OR disable_after_ms IS NOT NULL GROUP BY endpoint_id
          ), judged AS (
-           SELECT e.id, coalesce(e.failing_since, r.first_at) AS since,
-                  e.disabled_at IS NULL AND (r.gone OR EXISTS (
+           -- Only failures attempted since the endpoint's last change judge it (decision 0160's
+           -- update): a 410 in flight while a PUT enabled the endpoint again does not disable it.
+           SELECT e.id, coalesce(e.failing_since, c.first_at) AS since, c.since_change,
+                  e.disabled_at IS NULL AND (c.gone OR EXISTS (
                     SELECT 1 FROM failure f WHERE f.endpoint_id = e.id AND f.disable_after_ms IS NOT NULL
-                       AND coalesce(e.failing_since, r.first_at)
+                       AND f.attempted_at >= c.since_change
+                       AND coalesce(e.failing_since, c.first_at)
                            <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000))) AS disable,
-                  CASE WHEN r.gone THEN $13 ELSE r.reason END AS reason
+                  CASE WHEN c.gone THEN $13 ELSE r.reason END AS reason
              FROM webhook_endpoints e JOIN reached r ON r.endpoint_id = e.id
+             CROSS JOIN LATERAL (
+               SELECT min(f.attempted_at) AS first_at, coalesce(bool_or(f.gone), false) AS gone,
+                      date_trunc('milliseconds', e.updated_at) AS since_change
+                 FROM failure f
+                WHERE f.endpoint_id = e.id AND (f.gone OR f.disable_after_ms IS NOT NULL)
+                  AND f.attempted_at >= date_trunc('milliseconds', e.updated_at)
+             ) c
             ORDER BY e.id FOR UPDATE OF e
          ), endpoint AS (
            UPDATE webhook_endpoints e
@@ -587,11 +598,12 @@ export class PgAttemptLog implements AttemptLog {
                   disabled_at = CASE WHEN j.disable THEN clock_timestamp() ELSE e.disabled_at END,
                   disabled_reason = CASE WHEN j.disable THEN j.reason ELSE e.disabled_reason END
              FROM judged j WHERE e.id = j.id AND (j.disable OR e.failing_since IS NULL)
-           RETURNING e.id, j.since, j.disable
+           RETURNING e.id, j.since, j.disable, j.since_change
          )
          -- Per endpoint disabled, the failure that disabled it: a 410, else the first as late as the policy allows.
          SELECT (SELECT f.delivery_id FROM failure f
-                  WHERE f.endpoint_id = x.id AND (f.gone OR (f.disable_after_ms IS NOT NULL
+                  WHERE f.endpoint_id = x.id AND f.attempted_at >= x.since_change
+                    AND (f.gone OR (f.disable_after_ms IS NOT NULL
                         AND x.since <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000)))
                   ORDER BY f.gone DESC, f.nth LIMIT 1)::text AS disabled
            FROM endpoint x WHERE x.disable`,

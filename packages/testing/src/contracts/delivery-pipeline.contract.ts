@@ -365,6 +365,38 @@ export function describeDeliveryPipelineContract(
       expect(endpoint.disabledReason).toBe('the receiver answered 410 Gone');
     });
 
+    it('When a 410 attempted before a PUT enabled the endpoint again is recorded after that PUT, then it fails its delivery but leaves the endpoint enabled; a 410 attempted after it disables it', async () => {
+      const { locationId } = await givenRelayed(2);
+      const [a, b] = await claimMine(locationId);
+      const endpoint = () => adapters().queries.webhooks.findEndpoint(locationId);
+      // The attempt is in flight while the endpoint is enabled again (a PUT: the endpoint changes).
+      const inFlight = result(410);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const enabled = { ...(await endpoint())!, updatedAt: wallClock() };
+      await commit(adapters().uow, (tx) => tx.webhookEndpoints.save(enabled));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+
+      const late = await pipeline().attempts.record(
+        a!,
+        inFlight,
+        { kind: 'failed', disableEndpoint: true },
+        HEALTH,
+      );
+      const afterLate = await endpoint();
+      const fresh = await pipeline().attempts.record(
+        b!,
+        result(410),
+        { kind: 'failed', disableEndpoint: true },
+        HEALTH,
+      );
+
+      expect(late.endpointDisabled).toBe(false);
+      expect(afterLate).toMatchObject({ disabledAt: null, failingSince: null });
+      expect((await deliveriesOf(locationId)).map((d) => d.status)).toEqual(['failed', 'failed']);
+      expect(fresh.endpointDisabled).toBe(true);
+      expect((await endpoint())!.disabledReason).toBe('the receiver answered 410 Gone');
+    });
+
     it("When attempts fail, then the endpoint's run of failures starts at the first and a success ends it; a refused attempt leaves it alone", async () => {
       const { locationId } = await givenRelayed(3);
       const [a, b, c] = await claimMine(locationId);

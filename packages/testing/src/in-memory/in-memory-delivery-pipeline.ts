@@ -3,7 +3,7 @@ import {
   withinSpans,
   type Clock,
   type IdGenerator,
-  type Instant,
+  Instant,
   type DeliverableEvent,
   type WebhookDelivery,
 } from '@pis/domain';
@@ -223,7 +223,13 @@ export function inMemoryDeliveryPipeline(host: PipelineHost): DeliveryPipelineSt
         let endpoints = state.endpoints;
         let endpointDisabled = false;
         const endpoint = endpoints.get(delivery.endpointId);
-        if (endpoint !== undefined && (health !== null || gone)) {
+        // A failure attempted before the endpoint's last change (a PUT that enabled it again, to
+        // the millisecond) does not judge it.
+        const stale =
+          followUp.kind !== 'succeeded' &&
+          endpoint !== undefined &&
+          result.attemptedAt.compare(Instant.fromEpochMillis(endpoint.updatedAt.epochMillis())) < 0;
+        if (endpoint !== undefined && (health !== null || gone) && !stale) {
           const succeeded = followUp.kind === 'succeeded';
           const failingSince = succeeded ? null : (endpoint.failingSince ?? result.attemptedAt);
           const failedTooLong =
