@@ -53,6 +53,10 @@ class StallingProxy {
   }
 }
 
+/** A probe of `client` on `key` every `intervalMs`, calling it stuck after `timeoutMs` unanswered. */
+const livenessOf = (client: RedisClient, key: string, intervalMs: number, timeoutMs: number) =>
+  new RedisLiveness(client, { key, intervalMs, timeoutMs, logger: testLogger, client: 'test' });
+
 describe('A Redis connection that stops answering', () => {
   let proxy: StallingProxy;
   let redis: RedisClient;
@@ -69,13 +73,7 @@ describe('A Redis connection that stops answering', () => {
 
   it('When its commands go unanswered while it says ready, then the probe reconnects it and the waiting command is answered', async () => {
     const key = `${testPrefix('liveness')}:k`;
-    const liveness = new RedisLiveness(redis, {
-      key,
-      intervalMs: 100,
-      timeoutMs: 400,
-      logger: testLogger,
-      client: 'test',
-    });
+    const liveness = livenessOf(redis, key, 100, 400);
     await redis.set(key, 'before', 'PX', 60_000);
     liveness.start();
     try {
@@ -94,13 +92,7 @@ describe('A Redis connection that stops answering', () => {
 
   it('When the connection answers, then the probe leaves it alone', async () => {
     const key = `${testPrefix('liveness')}:k`;
-    const liveness = new RedisLiveness(redis, {
-      key,
-      intervalMs: 50,
-      timeoutMs: 2_000,
-      logger: testLogger,
-      client: 'test',
-    });
+    const liveness = livenessOf(redis, key, 50, 2_000);
     await redis.ping();
 
     for (let i = 0; i < 5; i++) expect(await liveness.probe()).toBe(false);
@@ -112,13 +104,7 @@ describe('A Redis connection that stops answering', () => {
     // the blocked loop too.
     const direct = createRedis({ url: REDIS_URL }, { maxRetriesPerRequest: null });
     const key = `${testPrefix('liveness')}:k`;
-    const liveness = new RedisLiveness(direct, {
-      key,
-      intervalMs: 50,
-      timeoutMs: 200,
-      logger: testLogger,
-      client: 'test',
-    });
+    const liveness = livenessOf(direct, key, 50, 200);
     await direct.ping();
     liveness.start();
     try {
@@ -137,13 +123,7 @@ describe('A Redis connection that stops answering', () => {
 
   it('When the probe has been stopped (the client is closing), then an unanswered probe does not reconnect it', async () => {
     const key = `${testPrefix('liveness')}:k`;
-    const liveness = new RedisLiveness(redis, {
-      key,
-      intervalMs: 50,
-      timeoutMs: 300,
-      logger: testLogger,
-      client: 'test',
-    });
+    const liveness = livenessOf(redis, key, 50, 300);
     await redis.ping();
     liveness.start();
     liveness.stop();

@@ -72,10 +72,11 @@ interface Side {
 function tracingEnv(side: string, sinkUrl: string): Record<string, string> {
   const [tracing = '', ...settings] = side.split('@')[0]!.split('+');
   const extra = Object.fromEntries(
-    settings.map((setting) => [
-      setting.slice(0, setting.indexOf('=')),
-      setting.slice(setting.indexOf('=') + 1),
-    ]),
+    settings.map((setting) => {
+      const at = setting.indexOf('=');
+      if (at <= 0) throw new Error(`side ${side}: "+${setting}" is not +VAR=value`);
+      return [setting.slice(0, at), setting.slice(at + 1)];
+    }),
   );
   if (tracing === 'off') return extra;
   const [sampler = '', arg] = tracing.split(':');
