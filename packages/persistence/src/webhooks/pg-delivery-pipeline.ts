@@ -571,21 +571,21 @@ export class PgAttemptLog implements AttemptLog {
              FROM settled s WHERE d.id = s.id
            RETURNING d.id
          ), reached AS (
-           SELECT endpoint_id, max(failing_reason) AS reason
-             FROM failure WHERE gone OR disable_after_ms IS NOT NULL GROUP BY endpoint_id
+           SELECT DISTINCT endpoint_id FROM failure WHERE gone OR disable_after_ms IS NOT NULL
          ), judged AS (
-           -- Only failures attempted since the endpoint's last change judge it (decision 0160's
-           -- update): a 410 in flight while a PUT enabled the endpoint again does not disable it.
+           -- Only failures attempted since the endpoint's last change judge it (decision 0235):
+           -- a 410 in flight while a PUT enabled the endpoint again does not disable it.
            SELECT e.id, coalesce(e.failing_since, c.first_at) AS since, c.since_change,
                   e.disabled_at IS NULL AND (c.gone OR EXISTS (
                     SELECT 1 FROM failure f WHERE f.endpoint_id = e.id AND f.disable_after_ms IS NOT NULL
                        AND f.attempted_at >= c.since_change
                        AND coalesce(e.failing_since, c.first_at)
                            <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000))) AS disable,
-                  CASE WHEN c.gone THEN $13 ELSE r.reason END AS reason
+                  CASE WHEN c.gone THEN $13 ELSE c.reason END AS reason
              FROM webhook_endpoints e JOIN reached r ON r.endpoint_id = e.id
              CROSS JOIN LATERAL (
                SELECT min(f.attempted_at) AS first_at, coalesce(bool_or(f.gone), false) AS gone,
+                      max(f.failing_reason) AS reason,
                       date_trunc('milliseconds', e.updated_at) AS since_change
                  FROM failure f
                 WHERE f.endpoint_id = e.id AND (f.gone OR f.disable_after_ms IS NOT NULL)
