@@ -429,6 +429,58 @@ describe('PostgreSQL delivery leases and attempt log', () => {
     expect(endpoint).toEqual({ disabled: true, disabled_reason: policy.failingReason });
   });
 
+  it('When a PUT enabling a disabled endpoint commits while a 410 attempted before it waits for the endpoint row, then the 410 fails its delivery and leaves the endpoint enabled', async () => {
+    const { locationId, ids } = await givenPendingDeliveries(1);
+    const [claimed] = (await store.pipeline.leases.claimDue(100, LEASE_MS)).filter((c) => ids.includes(c.id));
+    await sql(
+      `UPDATE webhook_endpoints SET disabled_at = clock_timestamp(), disabled_reason = 'the receiver answered 410 Gone'
+        WHERE location_id = $1`,
+      [locationId],
+    );
+    const attemptedAt = Instant.fromEpochMillis(Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The PUT: it holds the endpoint row, changed, until the failure's statement waits for it.
+    const put = new Client({ connectionString: store.database.url });
+    await put.connect();
+    await put.query('BEGIN');
+    await put.query(
+      `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL,
+              updated_at = clock_timestamp() WHERE location_id = $1`,
+      [locationId],
+    );
+    const recorded = store.pipeline.attempts.record(
+      claimed!,
+      { attemptedAt, responseStatus: 410, durationMs: 3, error: 'the receiver answered 410' },
+      { kind: 'failed', disableEndpoint: true },
+      { disableAfterFailingMs: 3_600_000, failingReason: 'failing for an hour' },
+    );
+    const waiting = async () =>
+      (
+        await sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%webhook_attempts%'`,
+        )
+      )[0]!.n;
+    const deadline = Date.now() + 10_000;
+    while ((await waiting()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const waited = (await waiting()) === 1;
+    await put.query('COMMIT');
+    await put.end();
+    const answer = await recorded;
+
+    expect(waited).toBe(true);
+    expect(answer.endpointDisabled).toBe(false);
+    expect(await sql(`SELECT status FROM webhook_deliveries WHERE id = $1`, [ids[0]])).toEqual([
+      { status: 'failed' },
+    ]);
+    expect(
+      await sql(
+        `SELECT disabled_at, disabled_reason, failing_since FROM webhook_endpoints WHERE location_id = $1`,
+        [locationId],
+      ),
+    ).toEqual([{ disabled_at: null, disabled_reason: null, failing_since: null }]);
+  });
+
   it('When two processes record failures at once for the same endpoints, then neither waits on the other in a circle: every attempt is recorded and every endpoint is failing', async () => {
     const other = createPersistence(store.db, { cipher: testCipher });
     const locations: { locationId: string; ids: string[] }[] = [];

@@ -572,26 +572,32 @@ export class PgAttemptLog implements AttemptLog {
            RETURNING d.id
          ), reached AS (
            SELECT DISTINCT endpoint_id FROM failure WHERE gone OR disable_after_ms IS NOT NULL
+         ), locked AS MATERIALIZED (
+           -- The endpoints' rows, locked, as they are once locked: a PUT that commits while this
+           -- waits for its row is read here (PostgreSQL re-reads a locked row, but not what a
+           -- subquery joined to it computed from the older version), so they are judged apart.
+           SELECT e.id, e.failing_since, e.disabled_at IS NULL AS enabled,
+                  date_trunc('milliseconds', e.updated_at) AS since_change
+             FROM webhook_endpoints e JOIN reached r ON r.endpoint_id = e.id
+            ORDER BY e.id FOR UPDATE OF e
          ), judged AS (
            -- Only failures attempted since the endpoint's last change judge it (decision 0235):
            -- a 410 in flight while a PUT enabled the endpoint again does not disable it.
-           SELECT e.id, coalesce(e.failing_since, c.first_at) AS since, c.since_change,
-                  e.disabled_at IS NULL AND (c.gone OR EXISTS (
-                    SELECT 1 FROM failure f WHERE f.endpoint_id = e.id AND f.disable_after_ms IS NOT NULL
-                       AND f.attempted_at >= c.since_change
-                       AND coalesce(e.failing_since, c.first_at)
+           SELECT l.id, coalesce(l.failing_since, c.first_at) AS since, l.since_change,
+                  l.enabled AND (c.gone OR EXISTS (
+                    SELECT 1 FROM failure f WHERE f.endpoint_id = l.id AND f.disable_after_ms IS NOT NULL
+                       AND f.attempted_at >= l.since_change
+                       AND coalesce(l.failing_since, c.first_at)
                            <= f.attempted_at - make_interval(secs => f.disable_after_ms / 1000))) AS disable,
                   CASE WHEN c.gone THEN $13 ELSE c.reason END AS reason
-             FROM webhook_endpoints e JOIN reached r ON r.endpoint_id = e.id
+             FROM locked l
              CROSS JOIN LATERAL (
                SELECT min(f.attempted_at) AS first_at, coalesce(bool_or(f.gone), false) AS gone,
-                      max(f.failing_reason) AS reason,
-                      date_trunc('milliseconds', e.updated_at) AS since_change
+                      max(f.failing_reason) AS reason
                  FROM failure f
-                WHERE f.endpoint_id = e.id AND (f.gone OR f.disable_after_ms IS NOT NULL)
-                  AND f.attempted_at >= date_trunc('milliseconds', e.updated_at)
+                WHERE f.endpoint_id = l.id AND (f.gone OR f.disable_after_ms IS NOT NULL)
+                  AND f.attempted_at >= l.since_change
              ) c
-            ORDER BY e.id FOR UPDATE OF e
          ), endpoint AS (
            UPDATE webhook_endpoints e
               SET failing_since = j.since,
