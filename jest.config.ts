@@ -24,9 +24,9 @@ const projects = groups.flatMap((group) =>
 
 // A worker that holds more than 1 GB after a test file is replaced by a fresh one. Workers
 // grow with every file they run (each file's module registry and what it leaves behind): a
-// full run's two workers reached 1.5-2.6 GB by its last third. A timing check run there (a
-// quiet location beside a hanging endpoint, commit to receipt in the worker's own event loop)
-// saw p50 73-92 ms, against 10 ms in a fresh worker on the same loaded machine beside the same
+// full run's two workers reached 1.5-2.6 GB by its last third. Deliveries timed there (a quiet
+// location beside a hanging endpoint, commit to receipt in the worker's own event loop) took
+// p50 73-92 ms, against 10 ms in a fresh worker on the same loaded machine beside the same
 // suites; that heap and its collector's pauses are the difference found (decision 0160).
 const config: Config = { projects, testTimeout: 30_000, maxWorkers: 2, workerIdleMemoryLimit: '1GB' };
 export default config;

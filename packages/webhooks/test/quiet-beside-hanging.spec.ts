@@ -1,10 +1,10 @@
 import { InProcessDelivery } from '../src';
 import { queuedDelivery } from './support/queued';
-import { describeQuietBesideHanging } from './support/quiet-beside-hanging';
+import { describeQuietBesideHanging, SLOTS } from './support/quiet-beside-hanging';
 import { dropPrefix, testPrefix } from '@pis/testing/webhooks';
 import { testLogger } from './support/test-logger';
 
-jest.setTimeout(300_000);
+jest.setTimeout(120_000);
 
 // The API's deployment without Redis: in-process delivery on PostgreSQL, at the API's defaults.
 describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settings) => {
@@ -19,11 +19,10 @@ describeQuietBesideHanging('in-process delivery on PostgreSQL', async (h, settin
 });
 
 // The worker deployment: PostgreSQL and Redis, with the in-process deployments' 16 slots (the
-// worker's default is 64). At the test support's 8, a loaded full run saw a quiet p99 of 1 s
-// beside 181 ms alone: small slot counts stay open in decision 0160.
+// worker's default is 64).
 describeQuietBesideHanging('BullMQ worker on PostgreSQL and Redis', async (h, settings) => {
   const prefix = testPrefix('quiet');
-  const delivery = queuedDelivery(h, { prefix, settings, concurrency: 16, pollMs: 500 });
+  const delivery = queuedDelivery(h, { prefix, settings, concurrency: SLOTS, pollMs: 500 });
   await delivery.start();
   return {
     wake: () => delivery.wake(),

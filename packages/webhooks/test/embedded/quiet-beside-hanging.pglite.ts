@@ -3,7 +3,7 @@ import { openEmbeddedHarness } from '../support/harness';
 import { describeQuietBesideHanging } from '../support/quiet-beside-hanging';
 import { testLogger } from '../support/test-logger';
 
-jest.setTimeout(300_000);
+jest.setTimeout(120_000);
 
 // The embedded deployment: in-process delivery on PGlite, at the API's defaults. Its one
 // session is shared with the hanging endpoint's statements: the failures of its first attempts,
