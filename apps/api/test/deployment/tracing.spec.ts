@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -34,6 +35,28 @@ const traced = (api: ApiProcess, key: string, body: object, traceparent: string)
     .set('traceparent', traceparent)
     .send(body)
     .timeout(10_000);
+/** POST a reservation as `traced` does, its body sent a moment after its headers (another packet). */
+const tracedSlowBody = (api: ApiProcess, key: string, body: object, traceparent: string) =>
+  new Promise<number>((resolve, reject) => {
+    const json = JSON.stringify(body);
+    const sent = httpRequest(`${api.baseUrl}${P}/reservations`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${key}`,
+        traceparent,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(json),
+      },
+      timeout: 10_000,
+    });
+    sent.on('response', (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve(answer.statusCode ?? 0));
+    });
+    sent.on('error', reject);
+    sent.flushHeaders();
+    setTimeout(() => sent.end(json), 150);
+  });
 const loadedModules = (log: string) => Number(/opentelemetry modules loaded: (\d+)/.exec(log)?.[1] ?? NaN);
 
 beforeAll(() => {
@@ -163,6 +186,49 @@ describe.each(['bundles', 'sources'] as const)('tracing in the worker deployment
     expect(workerRoots).toEqual([]);
     // Health probes (the start waited on /healthz) and scrapes start no trace.
     expect(otlp.spans.filter((s) => /^GET \/(readyz|healthz|metrics)$/.test(s.name))).toEqual([]);
+  });
+
+  it("When a traced request's body reaches the API after its headers, then its statements are still in its trace, and an unsampled one's context still reaches its webhook", async () => {
+    const location = await hookedLocation(api, receiver);
+    const traceId = randomBytes(16).toString('hex');
+    const quietTrace = randomBytes(16).toString('hex');
+
+    const sampled = await tracedSlowBody(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[0]] }),
+      `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    );
+    const unsampled = await tracedSlowBody(
+      api,
+      location.key,
+      reservation({ status: 'seated', tableIds: [location.tables[1]] }),
+      `00-${quietTrace}-${randomBytes(8).toString('hex')}-00`,
+    );
+    const outboxInsert = (s: ReceivedSpan) =>
+      s.scope.endsWith('instrumentation-pg') &&
+      String(s.attributes['db.statement'] ?? s.attributes['db.query.text'] ?? '').includes('outbox_events');
+    await waitUntil("the sampled write's statements exported", async () =>
+      otlp.trace(traceId).some(outboxInsert),
+    );
+    const quietPost = await receiver.until(
+      () => receiver.at(location.path).find((r) => String(r.headers['traceparent']).includes(quietTrace)),
+      30_000,
+      "the unsampled write's webhook",
+    );
+
+    expect([sampled, unsampled]).toEqual([201, 201]);
+    const server = otlp.trace(traceId).find((s) => s.kind === SpanKinds.server)!;
+    expect(server.name).toBe(`POST ${P}/reservations`);
+    expect(
+      otlp
+        .trace(traceId)
+        .filter(outboxInsert)
+        .map((s) => s.resource['service.name']),
+    ).toEqual(['pis-api']);
+    expect(String(quietPost.headers['traceparent'])).toMatch(
+      new RegExp(`^00-${quietTrace}-[0-9a-f]{16}-00$`),
+    );
   });
 
   it('When tracing is on, then the processes loaded OpenTelemetry (what the check when off counts)', async () => {

@@ -36,6 +36,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { installTracing, type OpenSpan, type StoredTraceContext } from '@pis/domain';
 import { EventEmitter } from 'node:events';
+import { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Requests that start no trace: health probes and the Prometheus scrape. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -53,6 +54,8 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
   const ids = new ChosenTraceIds();
   /** The span context of each incoming request the sampler dropped (its span never built). */
   const unsampledRequests = new WeakMap<object, SpanContext>();
+  /** The context of each incoming request the sampler kept: its span's, with its RPC metadata. */
+  const sampledRequests = new WeakMap<object, Context>();
   const sdk = new NodeSDK({
     serviceName: process.env['OTEL_SERVICE_NAME'] || defaultServiceName,
     sampler,
@@ -101,6 +104,13 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
             ...(remote && parentSpan.traceState !== undefined ? { traceState: parentSpan.traceState } : {}),
           });
           return true;
+        },
+        // A request the sampler kept: called in its span's context, just after the span started.
+        // Its request and response are not bound to that context (`UnboundWhenSuppressed`): the
+        // route's hand-over finds the context by the request, as it finds a dropped one's.
+        requestHook: (span, request) => {
+          if (span.isRecording() && request instanceof IncomingMessage)
+            sampledRequests.set(request, context.active());
         },
       }),
       // The background loops (relay, pollers, BullMQ's blocking reads) query PostgreSQL and Redis
@@ -159,7 +169,17 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
     // calls at once instead of building spans nobody records. Its span context stays in the
     // context under a key of ours, so what it stores with its events (`currentContext`) and
     // spans opened under it still carry its trace, unsampled, as before.
+    //
+    // A request the sampler kept runs its handlers in its span's context, found by the request
+    // (its listeners are not bound to it, decision 0236).
     routeMatched(route, rest, request) {
+      const kept = request === undefined ? undefined : sampledRequests.get(request);
+      if (kept !== undefined) {
+        const metadata = getRPCMetadata(kept);
+        if (metadata?.type === RPCType.HTTP) metadata.route = route;
+        context.with(kept, rest);
+        return;
+      }
       const active = context.active();
       const dropped = request === undefined ? undefined : unsampledRequests.get(request);
       if (dropped !== undefined) {
@@ -227,20 +247,27 @@ class ChosenTraceIds implements IdGenerator {
 
 /**
  * The SDK's own context manager (`AsyncLocalStorage`), except that it binds no event emitter
- * to a context in which tracing is suppressed: nothing run there is traced, so the binding
- * (each listener of the emitter wrapped and run inside the context) would change nothing but
- * the cost. The http instrumentation binds an ignored request and its response that way: a
- * probe, a scrape, and every request the sampler dropped (decision 0233), whose listeners
- * (body parsing, the response's `finish`) then run as they would with tracing off, until the
- * route's hand-over puts the request's unsampled context in place (`routeMatched`). An
- * exporter's own requests, also run suppressed, are not bound either, and trace nothing
- * either way.
+ * to a context in which tracing is suppressed, and never an incoming request or its response.
+ * The binding replaces six listener methods on the object and wraps each listener to run
+ * inside the context. Where tracing is suppressed nothing run there is traced, so it would
+ * change nothing but the cost: a probe, a scrape, every request the sampler dropped (decision
+ * 0233), an exporter's own requests. An incoming request the sampler kept needs its context
+ * only from the route on, and the route's hand-over (`routeMatched`) finds it by the request
+ * (decision 0236). Binding only the kept ones also gave Node's HTTP code two shapes of request
+ * and response (fewer of its functions are deoptimized now in a process that samples some
+ * requests). Functions, outgoing requests and their responses are bound as before.
  */
 export class UnboundWhenSuppressed extends AsyncLocalStorageContextManager {
   override bind<T>(context: Context, target: T): T {
-    if (target instanceof EventEmitter && isTracingSuppressed(context)) return target;
+    if (target instanceof EventEmitter && (isTracingSuppressed(context) || isIncomingExchange(target)))
+      return target;
     return super.bind(context, target);
   }
+}
+
+/** An incoming request or its response (not an outgoing request's response, which has `req`). */
+function isIncomingExchange(target: EventEmitter): boolean {
+  return target instanceof ServerResponse || (target instanceof IncomingMessage && !('req' in target));
 }
 
 /** Where an unsampled request keeps its span context once its span is out of the context. */

@@ -1,11 +1,13 @@
 import { createContextKey, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
 import { suppressTracing } from '@opentelemetry/core';
 import { EventEmitter } from 'node:events';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { UnboundWhenSuppressed } from './otel-sdk';
 
 const WHO = createContextKey('who');
 
-describe('UnboundWhenSuppressed, the tracing context manager (decision 0233)', () => {
+describe('UnboundWhenSuppressed, the tracing context manager (decisions 0233, 0236)', () => {
   const manager = new UnboundWhenSuppressed();
   beforeAll(() => manager.enable());
   afterAll(() => manager.disable());
@@ -42,5 +44,22 @@ describe('UnboundWhenSuppressed, the tracing context manager (decision 0233)', (
     const ignored = suppressTracing(ROOT_CONTEXT.setValue(WHO, 'exporter'));
     const bound = manager.bind(ignored, () => manager.active().getValue(WHO));
     expect(manager.with(ROOT_CONTEXT.setValue(WHO, 'elsewhere'), bound)).toBe('exporter');
+  });
+
+  it('When an incoming request and its response are bound to a context that traces, then they are left as they are; the response of an outgoing request is still bound', () => {
+    const traced = ROOT_CONTEXT.setValue(WHO, 'request');
+    const request = new IncomingMessage(new Socket());
+    const response = new ServerResponse(request);
+    const outgoingResponse = Object.assign(new IncomingMessage(new Socket()), { req: {} });
+
+    for (const exchange of [request, response, outgoingResponse]) manager.bind(traced, exchange);
+
+    expect([request, response, outgoingResponse].map((e) => Object.hasOwn(e, 'on'))).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(seenBy(request, ROOT_CONTEXT.setValue(WHO, 'socket'))).toEqual(['socket', 'socket']);
+    expect(seenBy(outgoingResponse, ROOT_CONTEXT.setValue(WHO, 'socket'))).toEqual(['request', 'request']);
   });
 });
