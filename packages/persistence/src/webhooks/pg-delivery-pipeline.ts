@@ -542,8 +542,8 @@ export class PgAttemptLog implements AttemptLog {
    * the endpoint is disabled when a receiver answered 410 or when one of the failures comes as
    * long after the run's start as the policy allows (that failure, the 410 first, answers that
    * it disabled it; the others, that they did not). A failure attempted before the endpoint's
-   * last change (a PUT that enabled it again, to the millisecond) does not judge it. Rows are locked as the successes lock
-   * them, deliveries then endpoints, each in the order of its id.
+   * last change (a PUT that enabled it again, to the millisecond) does not judge it. Rows are
+   * locked as the successes lock them, deliveries then endpoints, each in the order of its id.
    */
   private recordFailures(): void {
     if (this.recordingFailures || this.failing.length === 0) return;

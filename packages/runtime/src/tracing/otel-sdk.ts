@@ -171,27 +171,20 @@ export function startOpenTelemetry(defaultServiceName: string, onError: () => vo
     // spans opened under it still carry its trace, unsampled, as before.
     //
     // A request the sampler kept runs its handlers in its span's context, found by the request
-    // (its listeners are not bound to it, decision 0236).
+    // (its listeners are not bound to it, decision 0236); with no request, the active one.
     routeMatched(route, rest, request) {
-      const kept = request === undefined ? undefined : sampledRequests.get(request);
-      if (kept !== undefined) {
-        const metadata = getRPCMetadata(kept);
-        if (metadata?.type === RPCType.HTTP) metadata.route = route;
-        context.with(kept, rest);
-        return;
-      }
-      const active = context.active();
       const dropped = request === undefined ? undefined : unsampledRequests.get(request);
       if (dropped !== undefined) {
         // Ignored by the http instrumentation (tracing suppressed): its statements and calls
         // make no spans either way; what it stores and opens carries its unsampled context.
-        context.with(unsuppressTracing(active).setValue(UNSAMPLED_REQUEST, dropped), rest);
+        context.with(unsuppressTracing(context.active()).setValue(UNSAMPLED_REQUEST, dropped), rest);
         return;
       }
+      const active = (request === undefined ? undefined : sampledRequests.get(request)) ?? context.active();
       const metadata = getRPCMetadata(active);
       if (metadata?.type === RPCType.HTTP) metadata.route = route;
       const span = trace.getSpan(active);
-      if (span === undefined || span.isRecording()) return rest();
+      if (span === undefined || span.isRecording()) return context.with(active, rest);
       context.with(trace.deleteSpan(active).setValue(UNSAMPLED_REQUEST, span.spanContext()), rest);
     },
   });
